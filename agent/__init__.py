@@ -1,0 +1,1 @@
+"""The HuggingGPT agent: planning, model selection, execution and response as LangChain Runnables."""

@@ -1,0 +1,150 @@
+"""The data that flows through the pipeline: request -> plan -> selections -> results -> answer.
+
+Every stage reads the output of the one before and writes its own, so each of
+these models is also what gets logged, streamed and returned.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+ResourceType = Literal["text", "image", "audio", "video"]
+RESOURCE_TYPES: tuple[str, ...] = ("text", "image", "audio", "video")
+
+# `<resource>-3` is the paper's spelling, `<GENERATED>-3` the original code's.
+REFERENCE_RE = re.compile(r"<(?:resource|GENERATED|generated)>-(\d+)")
+
+
+def references_in(value: Any) -> list[int]:
+    """Task ids referenced by an argument value, in order of appearance."""
+    if not isinstance(value, str):
+        return []
+    return [int(m) for m in REFERENCE_RE.findall(value)]
+
+
+class Task(BaseModel):
+    """One node of a plan: `{"task", "id", "dep", "args"}` as in the paper."""
+
+    task: str = Field(description="Task type, e.g. 'object-detection'.")
+    id: int = Field(description="Unique id of the task within the plan.")
+    dep: list[int] = Field(
+        default_factory=lambda: [-1],
+        description="Ids of tasks whose outputs this task uses; [-1] when none.",
+    )
+    args: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Inputs by slot name (text, image, audio, video, ...): a literal, "
+        "a path or URL, or `<resource>-N` for the output of task N.",
+    )
+
+    @field_validator("dep", mode="before")
+    @classmethod
+    def _dep_as_list(cls, value: Any) -> Any:
+        if value is None:
+            return [-1]
+        if isinstance(value, (int, str)):
+            return [value]
+        return value
+
+    @property
+    def dependencies(self) -> list[int]:
+        """`dep` without the paper's `-1` placeholder."""
+        return [d for d in self.dep if d != -1]
+
+    def referenced_ids(self) -> list[int]:
+        ids: list[int] = []
+        for value in self.args.values():
+            for ref in references_in(value):
+                if ref not in ids:
+                    ids.append(ref)
+        return ids
+
+
+class Plan(BaseModel):
+    """A list of tasks forming a DAG. Empty means chit-chat."""
+
+    tasks: list[Task] = Field(default_factory=list)
+
+    def __iter__(self):  # type: ignore[override]
+        return iter(self.tasks)
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def by_id(self) -> dict[int, Task]:
+        return {t.id: t for t in self.tasks}
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [t.model_dump() for t in self.tasks]
+
+
+class Candidate(BaseModel):
+    """A model that could run a task, as shown to the selection chain."""
+
+    id: str
+    task: str
+    description: str = ""
+    downloads: int = 0
+    likes: int = 0
+    backend: str = "local"
+    available: bool = True
+    score: float | None = None
+    stand_in: bool = False
+
+
+class Selection(BaseModel):
+    """Which model runs a task, and why."""
+
+    task_id: int
+    model_id: str | None
+    reason: str
+    candidates: list[Candidate] = Field(default_factory=list)
+
+
+TaskStatus = Literal["ok", "error", "skipped"]
+
+
+class TaskResult(BaseModel):
+    """What running one task produced, or why it did not."""
+
+    task_id: int
+    task: str
+    status: TaskStatus
+    model_id: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict, description="Arguments after references were resolved.")
+    output: dict[str, Any] | None = None
+    files: list[str] = Field(default_factory=list)
+    error: str | None = None
+    started_at: float | None = None
+    ended_at: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class StageEvent(BaseModel):
+    """One item of `HuggingGPT.stream`: a stage or a task finished."""
+
+    kind: Literal["plan", "selection", "task", "answer", "error"]
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class HuggingGPTResult(BaseModel):
+    """Everything one request produced, stage by stage."""
+
+    request: str
+    planner: str = Field("", description="Which path produced the plan (e.g. 'llm', 'retrieval').")
+    plan: list[Task] = Field(default_factory=list)
+    selections: dict[int, Selection] = Field(default_factory=dict)
+    results: dict[int, TaskResult] = Field(default_factory=dict)
+    answer: str = ""
+    timings: dict[str, float] = Field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def files(self) -> list[str]:
+        return [f for r in self.results.values() for f in r.files]

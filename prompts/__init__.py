@@ -1,0 +1,1 @@
+"""Prompt templates and demonstrations for the planning, selection and response chains."""

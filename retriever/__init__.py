@@ -1,0 +1,1 @@
+"""Model catalog and FAISS retrieval of candidate models."""

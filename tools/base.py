@@ -1,0 +1,134 @@
+"""The two concepts of the tools layer: an Engine runs one model for one task; an
+ExpertTool is the LangChain tool for a task type, which runs the engine that
+model selection chose.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from langchain_core.tools import BaseTool, ToolException
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.tools.tasks import TaskSpec, get_task
+
+
+class ExpertError(ToolException):
+    """A task could not run; the message names the task, the model and the cause."""
+
+
+class ExpertOutput(BaseModel):
+    """A task's result: the transformers-pipeline-shaped `result`, plus the
+    resources a later task can reference as `<resource>-N`."""
+
+    model: str
+    result: Any = None
+    text: str | None = Field(None, description="Text this task produced (a caption, a transcript, a label summary).")
+    image: str | None = Field(None, description="Path of the image this task wrote.")
+    audio: str | None = Field(None, description="Path of the audio file this task wrote.")
+    video: str | None = Field(None, description="Path of the video this task wrote.")
+    files: list[str] = Field(default_factory=list)
+    stand_in: bool = Field(False, description="True when a heuristic stood in for a missing model.")
+    note: str | None = None
+
+    def model_post_init(self, __context: Any) -> None:
+        for path in (self.image, self.audio, self.video):
+            if path and path not in self.files:
+                self.files.append(path)
+
+
+class Engine(ABC):
+    """Runs one model (or one classic algorithm) for one task.
+
+    Subclasses set the class attributes and implement `run`. `requires` lists
+    importable modules; `extra` is the pip extra that installs them.
+    """
+
+    task: ClassVar[str]
+    model_id: ClassVar[str]
+    backend: ClassVar[str] = "local"  # local | transformers | diffusers | inference-api | stand-in
+    description: ClassVar[str] = ""
+    requires: ClassVar[tuple[str, ...]] = ()
+    extra: ClassVar[str | None] = None
+    stand_in: ClassVar[bool] = False
+    license: ClassVar[str | None] = None
+
+    def unavailable_reason(self) -> str | None:
+        """None when this engine can run here now, else why not (cheap: no model load)."""
+        missing = [m for m in self.requires if importlib.util.find_spec(m) is None]
+        if missing:
+            hint = f"pip install 'langchain-hugginggpt[{self.extra}]'" if self.extra else f"pip install {' '.join(missing)}"
+            return f"missing Python module(s) {', '.join(missing)}: {hint}"
+        return self.check_resources()
+
+    def check_resources(self) -> str | None:
+        """Hook for engines that need a binary or weight files; None when present."""
+        return None
+
+    @property
+    def available(self) -> bool:
+        return self.unavailable_reason() is None
+
+    @abstractmethod
+    def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        """Run on resolved inputs (local file paths for media slots)."""
+
+
+def _args_schema(spec: TaskSpec) -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    for slot, kind in spec.inputs.items():
+        help_text = spec.slot_help.get(slot) or (f"path or URL of the input {kind}" if kind != "text" else "input text")
+        default = ... if slot in spec.required else None
+        fields[slot] = (str if slot in spec.required else str | None, Field(default, description=help_text))
+    name = "".join(part.capitalize() for part in spec.name.replace("2", "-2-").split("-")) + "Input"
+    return create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+
+
+class ExpertTool(BaseTool):
+    """The LangChain tool for one Hugging Face task type.
+
+    `ExpertTool.for_task("object-detection")` runs the first model that can run
+    here; `model=` pins one (that is what the model selection stage does).
+    """
+
+    spec: TaskSpec
+    model: str | None = None
+    workspace: Workspace = Field(default_factory=Workspace)
+    handle_tool_error: bool | str | Any = False
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    @classmethod
+    def for_task(cls, task: str, *, model: str | None = None, workspace: Workspace | None = None) -> "ExpertTool":
+        spec = get_task(task)
+        return cls(
+            name=spec.name.replace("-", "_"),
+            description=spec.description,
+            args_schema=_args_schema(spec),
+            spec=spec,
+            model=model,
+            workspace=workspace or Workspace(),
+        )
+
+    def with_model(self, model: str | None) -> "ExpertTool":
+        return self.model_copy(update={"model": model})
+
+    def _run(self, run_manager: Any = None, **inputs: Any) -> dict[str, Any]:
+        from langchain_hugginggpt.tools.registry import resolve_engine  # avoid an import cycle
+
+        engine = resolve_engine(self.spec.name, self.model)
+        resolved: dict[str, Any] = {}
+        for slot, value in inputs.items():
+            if value is None:
+                continue
+            kind = self.spec.inputs.get(slot, "text")
+            resolved[slot] = str(self.workspace.resolve_input(value)) if kind != "text" else value
+        try:
+            output = engine.run(resolved, self.workspace)
+        except ExpertError:
+            raise
+        except Exception as exc:  # a model failing must say which task and model failed
+            raise ExpertError(f"{self.spec.name} with {engine.model_id} failed: {type(exc).__name__}: {exc}") from exc
+        return output.model_dump()

@@ -1,0 +1,120 @@
+"""Engine registry: which models can run each task, and which of them can run here.
+
+Engine modules register their classes with `@register`; they are imported
+lazily and must not import heavy libraries at module level, so listing what
+exists stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import defaultdict
+
+from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertTool
+from langchain_hugginggpt.tools.tasks import TASKS, get_task
+
+# Modules under tools/engines that hold built-in engines, in preference order.
+BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
+    "language",
+    "vision",
+    "audio",
+    "video",
+    "control",
+    "hf_transformers",
+    "hf_diffusers",
+    "hf_inference",
+)
+
+_ENGINES: dict[str, dict[str, type[Engine]]] = defaultdict(dict)
+_loaded = False
+
+
+def register(cls: type[Engine]) -> type[Engine]:
+    """Class decorator: make an engine a candidate for its task."""
+    get_task(cls.task)  # fail early on a typo in a task name
+    _ENGINES[cls.task][cls.model_id] = cls
+    return cls
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name in BUILTIN_ENGINE_MODULES:
+        try:
+            importlib.import_module(f"langchain_hugginggpt.tools.engines.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"langchain_hugginggpt.tools.engines.{name}":
+                raise
+
+
+def engines_for(task: str) -> list[type[Engine]]:
+    """Every registered engine class for a task, in preference order."""
+    _load_builtins()
+    get_task(task)
+    return list(_ENGINES.get(task, {}).values())
+
+
+def engine_class(task: str, model_id: str) -> type[Engine] | None:
+    _load_builtins()
+    return _ENGINES.get(task, {}).get(model_id)
+
+
+def available_engines(task: str) -> list[type[Engine]]:
+    return [cls for cls in engines_for(task) if cls().unavailable_reason() is None]
+
+
+def resolve_engine(task: str, model_id: str | None = None) -> Engine:
+    """The engine to run: the one named, or the first that can run here.
+
+    When nothing can run, the error says which models were tried and why.
+    """
+    candidates = engines_for(task)
+    if model_id is not None:
+        cls = engine_class(task, model_id)
+        if cls is None:
+            from langchain_hugginggpt.tools.engines.hf_transformers import engine_for_hub_model
+
+            cls = engine_for_hub_model(task, model_id)
+        if cls is None:
+            known = ", ".join(c.model_id for c in candidates) or "none"
+            raise ExpertError(f"unknown model {model_id!r} for task {task!r}; models registered for it: {known}")
+        candidates = [cls]
+    tried: list[str] = []
+    for cls in candidates:
+        engine = cls()
+        reason = engine.unavailable_reason()
+        if reason is None:
+            return engine
+        tried.append(f"{cls.model_id} ({reason})")
+    if not tried:
+        raise ExpertError(f"no model is registered for task {task!r}")
+    raise ExpertError(f"no model for {task!r} can run here; tried: " + "; ".join(tried))
+
+
+def task_status(task: str) -> dict:
+    """What `hugginggpt tasks --json` reports for one task."""
+    spec = get_task(task)
+    models, unavailable, stand_ins = [], {}, []
+    for cls in engines_for(task):
+        reason = cls().unavailable_reason()
+        if reason is None:
+            (stand_ins if cls.stand_in else models).append(cls.model_id)
+        else:
+            unavailable[cls.model_id] = reason
+    return {
+        "task": task,
+        "family": spec.family,
+        "inputs": dict(spec.inputs),
+        "output": spec.output,
+        "available": bool(models),
+        "models": models,
+        "stand_ins": stand_ins,
+        "unavailable": unavailable,
+    }
+
+
+def all_tools(workspace=None) -> list[ExpertTool]:
+    """One LangChain tool per task type."""
+    return [ExpertTool.for_task(name, workspace=workspace) for name in TASKS]
