@@ -1,1 +1,30 @@
-"""The HuggingGPT agent: planning, model selection, execution and response as LangChain Runnables."""
+"""The HuggingGPT agent: planning, model selection, execution and response as LangChain Runnables.
+
+    from langchain_hugginggpt.agent import HuggingGPT
+    agent = HuggingGPT.from_preset("local")
+    result = agent.invoke("Detect the objects in examples/street.jpg and read the result aloud")
+"""
+
+import importlib
+from typing import Any
+
+# Exports resolve lazily: the tools layer imports agent.schema/agent.workspace, and
+# the agent imports the tools layer, so eager imports here would be circular.
+_EXPORTS = {
+    "TaskExecutor": "executor", "resolve_args": "executor",
+    "HuggingGPT": "hugginggpt", "HuggingGPTInput": "hugginggpt",
+    "load_llm": "llms",
+    "LLMPlanner": "planning", "PlanningOutput": "planning",
+    "Candidate": "schema", "HuggingGPTResult": "schema", "Plan": "schema", "Selection": "schema",
+    "StageEvent": "schema", "Task": "schema", "TaskResult": "schema",
+    "ModelSelector": "selection", "RegistryCandidates": "selection",
+    "PlanError": "validation", "validate_plan": "validation",
+    "Workspace": "workspace",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

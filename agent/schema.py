@@ -129,7 +129,7 @@ class TaskResult(BaseModel):
 class StageEvent(BaseModel):
     """One item of `HuggingGPT.stream`: a stage or a task finished."""
 
-    kind: Literal["plan", "selection", "task", "answer", "error"]
+    kind: Literal["plan", "selection", "task", "answer_chunk", "answer", "result", "error"]
     data: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -36,6 +36,11 @@ def register(cls: type[Engine]) -> type[Engine]:
     return cls
 
 
+def unregister(task: str, model_id: str) -> None:
+    """Remove an engine (e.g. one an app or a test registered)."""
+    _ENGINES.get(task, {}).pop(model_id, None)
+
+
 def _load_builtins() -> None:
     global _loaded
     if _loaded:

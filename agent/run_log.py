@@ -1,0 +1,80 @@
+"""Every request is appended to a JSONL log, so a run can be inspected and replayed.
+
+One line per request: the request, the chat history, the plan, selections,
+results, answer, timings, and the controller LLM. `replay` runs a logged plan
+again with the logged model choices, without calling the LLM for planning or
+selection.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+from langchain_hugginggpt.agent.schema import HuggingGPTResult
+
+LOG_NAME = "runs.jsonl"
+
+
+def log_path() -> Path:
+    from langchain_hugginggpt.retriever.paths import data_dir
+
+    return data_dir() / LOG_NAME
+
+
+def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | None = None,
+               path: Path | None = None) -> str:
+    """Append one run; returns its id."""
+    from langchain_hugginggpt.agent.llms import llm_name
+
+    run_id = uuid.uuid4().hex[:12]
+    record = {
+        "id": run_id,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "llm": llm_name(llm) if llm is not None else None,
+        "chat_history": chat_history or [],
+        **result.model_dump(mode="json"),
+    }
+    target = path or log_path()
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return run_id
+
+
+def read_runs(path: Path | None = None) -> Iterator[dict[str, Any]]:
+    target = path or log_path()
+    if not target.exists():
+        return
+    with target.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def find_run(run_id: str, path: Path | None = None) -> dict[str, Any]:
+    matches = [r for r in read_runs(path) if r["id"].startswith(run_id)]
+    if not matches:
+        raise KeyError(f"no logged run with id {run_id!r} in {path or log_path()}")
+    return matches[-1]
+
+
+async def areplay(record: dict[str, Any], agent: Any) -> HuggingGPTResult:
+    """Execute a logged plan again with its logged model choices, then respond."""
+    from langchain_hugginggpt.agent.executor import TaskExecutor
+    from langchain_hugginggpt.agent.response import Responder
+    from langchain_hugginggpt.agent.schema import Plan, Selection
+    from langchain_hugginggpt.agent.validation import validate_plan
+
+    result = HuggingGPTResult(request=record["request"], planner="replay")
+    plan = validate_plan(Plan.model_validate({"tasks": record.get("plan", [])})).plan
+    result.plan = plan.tasks
+    result.selections = {int(k): Selection.model_validate(v) for k, v in record.get("selections", {}).items()}
+    started = time.perf_counter()
+    result.results = await TaskExecutor(agent.workspace, agent.max_concurrency, agent.task_timeout).arun(
+        plan, result.selections)
+    result.timings["execution"] = round(time.perf_counter() - started, 4)
+    result.answer = await Responder(agent.llm, agent.responder).arespond(result)
+    return result

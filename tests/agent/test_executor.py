@@ -1,0 +1,90 @@
+"""The DAG scheduler: references, parallelism, failure propagation, timeouts."""
+
+import asyncio
+from pathlib import Path
+
+from PIL import Image
+
+from langchain_hugginggpt.agent.executor import TaskExecutor
+from langchain_hugginggpt.agent.schema import Plan, Selection, Task
+
+
+def selections(**by_id):
+    return {int(k[1:]): Selection(task_id=int(k[1:]), model_id=v, reason="test") for k, v in by_id.items()}
+
+
+def run(plan, sel, workspace, **kw):
+    return asyncio.run(TaskExecutor(workspace, **kw).arun(Plan(tasks=[Task.model_validate(t) for t in plan]), sel))
+
+
+def test_references_resolve_to_earlier_outputs(test_engines, workspace):
+    results = run([
+        {"task": "image-to-image", "id": 0, "args": {"image": "red.png"}},
+        {"task": "image-classification", "id": 1, "dep": [0], "args": {"image": "<resource>-0"}},
+        {"task": "text2text-generation", "id": 2, "dep": [1], "args": {"text": "size is <resource>-1"}},
+    ], selections(t0="test/grayscale", t1="test/image-size", t2="test/slow-upper"), workspace)
+    assert [r.status for r in results.values()] == ["ok", "ok", "ok"]
+    gray = Path(results[0].output["image"])
+    assert gray.parent == workspace.outputs and Image.open(gray).mode == "L"
+    assert results[1].args["image"] == str(gray)
+    assert results[2].args["text"] == "size is 64x48"
+    assert results[2].output["text"] == "SIZE IS 64X48"
+
+
+def test_independent_tasks_overlap_in_time(test_engines, workspace):
+    results = run([
+        {"task": "text2text-generation", "id": 0, "args": {"text": "a"}},
+        {"task": "image-to-image", "id": 1, "args": {"image": "red.png"}},
+        {"task": "text2text-generation", "id": 2, "dep": [0], "args": {"text": "<resource>-0 b"}},
+    ], selections(t0="test/slow-upper", t1="test/grayscale", t2="test/slow-upper"), workspace)
+    a, b, c = results[0], results[1], results[2]
+    assert a.started_at < b.ended_at and b.started_at < a.ended_at  # 0 and 1 ran at the same time
+    assert c.started_at >= a.ended_at  # 2 waited for its dependency
+
+
+def test_concurrency_bound_serialises(test_engines, workspace):
+    results = run([
+        {"task": "text2text-generation", "id": 0, "args": {"text": "a"}},
+        {"task": "text2text-generation", "id": 1, "args": {"text": "b"}},
+    ], selections(t0="test/slow-upper", t1="test/slow-upper"), workspace, max_concurrency=1)
+    first, second = sorted(results.values(), key=lambda r: r.started_at)
+    assert second.started_at >= first.ended_at
+
+
+def test_failure_skips_dependents_and_independent_tasks_finish(test_engines, workspace):
+    results = run([
+        {"task": "summarization", "id": 0, "args": {"text": "long text"}},
+        {"task": "text2text-generation", "id": 1, "dep": [0], "args": {"text": "<resource>-0"}},
+        {"task": "image-classification", "id": 2, "args": {"image": "red.png"}},
+        {"task": "text2text-generation", "id": 3, "dep": [1], "args": {"text": "<resource>-1"}},
+    ], selections(t0="test/always-fails", t1="test/slow-upper", t2="test/image-size", t3="test/slow-upper"), workspace)
+    assert results[0].status == "error" and "broken on purpose" in results[0].error
+    assert results[1].status == "skipped" and "task 0 error" in results[1].error
+    assert results[3].status == "skipped" and "task 1 skipped" in results[3].error
+    assert results[2].status == "ok" and results[2].output["text"] == "64x48"
+
+
+def test_timeout_is_an_error_result(test_engines, workspace):
+    results = run([{"task": "translation", "id": 0, "args": {"text": "hola"}}],
+                  selections(t0="test/hangs"), workspace, task_timeout=0.5)
+    assert results[0].status == "error" and "timed out after 0.5 s" in results[0].error
+
+
+def test_missing_input_file_is_named(test_engines, workspace):
+    results = run([{"task": "image-classification", "id": 0, "args": {"image": "nope.png"}}],
+                  selections(t0="test/image-size"), workspace)
+    assert results[0].status == "error" and "nope.png" in results[0].error and "not found" in results[0].error
+
+
+def test_input_outside_workspace_is_refused(test_engines, workspace, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere") / "x.png"
+    Image.new("RGB", (4, 4)).save(outside)
+    results = run([{"task": "image-classification", "id": 0, "args": {"image": str(outside)}}],
+                  selections(t0="test/image-size"), workspace)
+    assert results[0].status == "error" and "outside the workspace" in results[0].error
+
+
+def test_unselected_model_error_is_kept(test_engines, workspace):
+    sel = {0: Selection(task_id=0, model_id=None, reason="no model for depth-estimation can run here")}
+    results = run([{"task": "depth-estimation", "id": 0, "args": {"image": "red.png"}}], sel, workspace)
+    assert results[0].status == "error" and "can run here" in results[0].error
