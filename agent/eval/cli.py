@@ -1,0 +1,127 @@
+"""`hugginggpt eval taskbench FILE [--planner auto|retrieval|llm] [--llm PRESET] [--json]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
+
+METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1", "ned")
+
+
+class _SyncLLMPlanner:
+    """The lead's LLM planning chain behind the Planner protocol, helped (or not) by retrieval."""
+
+    def __init__(self, llm: Any, tasks: list[str], retrieval_help: bool) -> None:
+        from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+        from langchain_hugginggpt.agent.planning import LLMPlanner  # imported lazily: it needs the chain
+
+        helper = RetrievalPlanner(tasks=tasks)
+        likely = helper.likely_tasks if retrieval_help else (lambda request, n: tasks)
+        self.name = "llm+retrieval" if retrieval_help else "llm"
+        self.inner = LLMPlanner(llm, select_examples=helper.select_examples if retrieval_help else None,
+                                likely_tasks=likely, n_tasks=12 if retrieval_help else len(tasks))
+
+    def plan(self, request: str, chat_history: list[dict] | None = None) -> Any:
+        import asyncio
+
+        output = asyncio.run(self.inner.aplan(request, chat_history))
+        output.planner = self.name
+        return output
+
+
+class _AutoPlanner:
+    """Retrieval when it is confident, else the LLM chain (the agent's default)."""
+
+    def __init__(self, retrieval: Any, llm: Any | None, threshold: float) -> None:
+        self.retrieval, self.llm, self.threshold = retrieval, llm, threshold
+        self.name = "auto"
+
+    def plan(self, request: str, chat_history: list[dict] | None = None) -> Any:
+        output = self.retrieval.plan(request, chat_history)
+        if self.llm is None or output.confidence >= self.threshold:
+            return output
+        return self.llm.plan(request, chat_history)
+
+
+def make_planner(name: str, tasks: list[str], llm_preset: str | None = None, retrieval_help: bool = True,
+                 threshold: float = 0.6) -> Any:
+    """A planner restricted to `tasks` (the benchmark's tool list, in our task names)."""
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+    def llm_planner() -> Any:
+        from langchain_hugginggpt.agent.llms import load_llm
+
+        return _SyncLLMPlanner(load_llm(llm_preset or "local"), tasks, retrieval_help)
+
+    if name == "retrieval":
+        return RetrievalPlanner(tasks=tasks)
+    if name == "llm":
+        return llm_planner()
+    return _AutoPlanner(RetrievalPlanner(tasks=tasks), llm_planner() if llm_preset else None, threshold)
+
+
+def cmd_taskbench(args: argparse.Namespace) -> int:
+    tools = ToolSet.load(args.tools or find_tool_list(args.file))
+    tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
+    planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)
+    result = evaluate(args.file, planner, tools, limit=args.limit)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(format_table(result, title=f"{args.file} ({args.planner})"))
+    return 0
+
+
+def _known_tasks() -> set[str]:
+    from langchain_hugginggpt.tools.tasks import TASKS
+
+    return set(TASKS)
+
+
+def format_table(result: dict[str, Any], title: str = "") -> str:
+    """Markdown table: one row overall and one per type."""
+    def cell(value: Any) -> str:
+        return "-" if value is None else f"{value:.2f}" if isinstance(value, float) else str(value)
+
+    rows = [("all", result)] + list(result.get("by_type", {}).items())
+    lines = [f"{title}".strip(), "",
+             "| split | n | node F1 | edge F1 | arg-name F1 | arg-value F1 | NED |", "|---|---|---|---|---|---|---|"]
+    lines += [f"| {name} | {r['n']} | " + " | ".join(cell(r[m]) for m in METRICS) + " |" for name, r in rows]
+    lines += ["", f"median planning time: {cell(result['latency_ms_median'])} ms; invalid plans: {result['invalid_plans']}"]
+    return "\n".join(lines).strip()
+
+
+def add_commands(subparsers: Any) -> None:
+    evaluation = subparsers.add_parser("eval", help="evaluate planning on a benchmark")
+    benches = evaluation.add_subparsers(dest="benchmark", required=True)
+    tb = benches.add_parser("taskbench", help="TaskBench task planning (node/edge/argument F1, NED)")
+    tb.add_argument("file", help="TaskBench JSONL (e.g. ../shared/data/taskbench/hf_dev.jsonl)")
+    tb.add_argument("--tools", help="TaskBench tool_desc.json (default: the one beside FILE)")
+    tb.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
+    tb.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
+                    help="controller preset for --planner llm/auto (e.g. local, openai:gpt-4o-mini)")
+    tb.add_argument("--no-retrieval-help", action="store_true",
+                    help="LLM path: show all tasks and the fixed demos instead of retrieved ones")
+    tb.add_argument("--limit", type=int, help="score only the first N samples")
+    tb.add_argument("--json", action="store_true", help="print one JSON object")
+    tb.set_defaults(func=cmd_taskbench)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hugginggpt")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Planners: turn a request into a Plan. Every planner follows the `Planner` protocol.
+
+`RetrievalPlanner` (retrieval.py) plans offline in milliseconds from task cues, an
+example bank and the tasks' input/output types; its `select_examples` and
+`likely_tasks` also serve the LLM planning chain (dynamic few-shot, a narrowed task list).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from langchain_hugginggpt.agent.schema import Plan
+
+if TYPE_CHECKING:
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+__all__ = ["Planner", "PlannerOutput", "default_planner", "select_examples", "likely_tasks"]
+
+
+@dataclass
+class PlannerOutput:
+    """A plan and how it was made: which planner, how confident, and planner-specific details."""
+
+    plan: Plan
+    planner: str
+    confidence: float = 1.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Planner(Protocol):
+    name: str
+
+    def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput: ...
+
+
+_default: "RetrievalPlanner | None" = None
+
+
+def default_planner() -> "RetrievalPlanner":
+    """The shared offline planner (built once: it indexes the example bank)."""
+    global _default
+    if _default is None:
+        from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+        _default = RetrievalPlanner()
+    return _default
+
+
+def select_examples(request: str, k: int = 4) -> list[tuple[str, Plan]]:
+    """The k example-bank requests most like this one, with their plans (dynamic few-shot)."""
+    return default_planner().select_examples(request, k)
+
+
+def likely_tasks(request: str, n: int = 12) -> list[str]:
+    """The n task names most likely needed for this request, best first."""
+    return default_planner().likely_tasks(request, n)

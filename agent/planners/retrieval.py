@@ -1,0 +1,349 @@
+"""RetrievalPlanner: plans without an LLM, from task cues, the example bank and task types.
+
+1. Find the tasks: cues for each task (cues.py) in the request with quotes and files masked,
+   overlapping cues resolved by weight; a task is named once.
+2. Fill each task's slots, in the order the request names them: a file of the slot's type
+   named near the task, else the output of an earlier task that produces that type when
+   the wording chains ("then", "it", "the result") or nothing else can fill it, else a file
+   or quote named elsewhere, else text taken from the task's own words.
+3. Order the tasks so every task comes after the tasks it uses, and validate.
+
+The example bank serves `select_examples` (few-shot demonstrations for the LLM chain),
+`likely_tasks` (a narrowed task list) and the confidence (agreement with the nearest example).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_hugginggpt.agent.planners import PlannerOutput
+from langchain_hugginggpt.agent.planners.bank import ExampleBank
+from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
+from langchain_hugginggpt.agent.planners.text import (
+    OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, file_kind, parse, question_in)
+from langchain_hugginggpt.agent.schema import Plan, Task
+from langchain_hugginggpt.agent.validation import PlanError, validate_plan
+from langchain_hugginggpt.agent.workspace import looks_like_file
+from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
+
+# Tasks whose output annotates their input (boxes, masks, depth): "it" after them still
+# means the original input; only explicit words ("the result", "the mask") chain to them.
+ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"} | {n for n in TASKS if n.endswith("-control")}
+# Where a task is not in the allowed list, the nearest one that is.
+FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
+            "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
+_CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|representing|saying|that says|"
+                      r"describing|on the (?:topic|theme) of|:)\s+(.{3,})", re.I)
+# Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
+_NAMES_OUTPUT_OF = {task: tuple(re.compile(p, re.I) for p in patterns) for task, patterns in {
+    "automatic-speech-recognition": (r"\btranscri\w*",), "image-to-text": (r"\bcaption\w*", r"\bdescription\b"),
+    "translation": (r"\btranslat\w*",), "summarization": (r"\bsummar\w*",), "text-to-image": (r"\bgenerated\b", r"\bcreated\b"),
+    "image-editing": (r"\bedited\b", r"\bmodified\b"), "image-to-image": (r"\btransformed\b", r"\benhanced\b", r"\bimproved\b", r"\bstyli[sz]ed\b"),
+    "audio-to-audio": (r"\benhanced\b", r"\bclean(?:ed)?\b", r"\bimproved\b"), "image-segmentation": (r"\bsegment\w*", r"\bmasks?\b"),
+    "depth-estimation": (r"\bdepth\b",), "object-detection": (r"\bdetect\w*", r"\bobjects\b"),
+    "text-generation": (r"\bgenerated text\b", r"\bstory\b", r"\bwritten\b"), "text-to-speech": (r"\bspeech\b", r"\bspoken\b"),
+    "visual-question-answering": (r"\banswer\b",), "document-question-answering": (r"\banswer\b",),
+    "question-answering": (r"\banswer\b",), "conversational": (r"\brepl(?:y|ies)\b", r"\bresponse\b"),
+}.items()}
+_LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
+                       r"summary|translation|answer|story|generated|same|above)|@)", re.I)
+
+
+@dataclass
+class Step:
+    task: str
+    mention: Mention
+    lo: int  # the request span that belongs to this task
+    hi: int
+    args: dict[str, str] = field(default_factory=dict)
+    deps: set[int] = field(default_factory=set)  # indices into the step list
+
+
+def produces_text(task: str) -> bool:
+    return TASKS[task].output == "text" or task == "object-detection"  # detection also reports its labels
+
+
+class RetrievalPlanner:
+    """The offline planner. `tasks` restricts the plan to a subset (e.g. a benchmark's tool list)."""
+
+    name = "retrieval"
+
+    def __init__(self, bank: ExampleBank | None = None, tasks: list[str] | None = None,
+                 min_weight: float = 0.5) -> None:
+        self.bank = bank if bank is not None else ExampleBank()
+        self.tasks: dict[str, TaskSpec] = {n: TASKS[n] for n in (tasks or TASKS) if n in TASKS}
+        self.min_weight = min_weight
+
+    # ------------------------------------------------------------ the LLM chain's helpers
+
+    def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
+        return [(r, p) for r, p, _ in self.bank.search(request, k)]
+
+    def likely_tasks(self, request: str, n: int = 12) -> list[str]:
+        scores: dict[str, float] = {}
+        for mention in self._mentions(parse(request)):
+            scores[mention.task] = max(scores.get(mention.task, 0.0), 1.0 + mention.weight)
+        for task, vote in self.bank.task_votes(request, k=8).items():
+            if task in self.tasks:
+                scores[task] = scores.get(task, 0.0) + vote
+        ranked = sorted(scores, key=lambda t: -scores[t])
+        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+
+    # ------------------------------------------------------------ planning
+
+    def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
+        parsed = parse(request)
+        history_files = _history_files(chat_history)
+        steps = self._steps(parsed)
+        for i, step in enumerate(steps):
+            self._fill(i, steps, parsed, history_files)
+        self._fill_from_later(steps)
+        for step in steps:  # last resort for text: the request itself
+            if "text" in TASKS[step.task].required and not step.args.get("text"):
+                step.args["text"] = request
+        steps = _drop_unfilled(steps)
+        plan = _ordered_plan(steps)
+        plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
+        confidence, nearest = self._confidence(request, steps)
+        return PlannerOutput(plan=plan, planner=self.name, confidence=confidence,
+                             details={"cues": [(s.task, s.mention.cue) for s in steps], "nearest_example": nearest})
+
+    def _allowed(self, task: str) -> str | None:
+        if task in self.tasks:
+            return task
+        fallback = FALLBACK.get(task)
+        return fallback if fallback in self.tasks else None
+
+    def _mentions(self, parsed: ParsedRequest) -> list[Mention]:
+        mentions = []
+        for m in find_mentions(parsed):
+            task = self._allowed(m.task)
+            if task:
+                m.task = task
+                mentions.append(m)
+        # Overlapping cues: the heavier one stands.
+        kept: list[Mention] = []
+        for m in sorted(mentions, key=lambda m: (-m.weight, -(m.end - m.start), m.start)):
+            if all(m.end <= k.start or m.start >= k.end or m.task == k.task for k in kept):
+                kept.append(m)
+        # A weak cue gives way to a strong cue for another task in the same clause.
+        strong = [(parsed.clause_at(m.start), m.task) for m in kept if m.weight >= 0.8]
+        kept = [m for m in kept if m.weight >= 0.6 or not any(c == parsed.clause_at(m.start) and t != m.task for c, t in strong)]
+        return sorted((m for m in kept if m.weight >= self.min_weight), key=lambda m: m.start)
+
+    def _steps(self, parsed: ParsedRequest) -> list[Step]:
+        first: dict[str, Mention] = {}
+        for m in self._mentions(parsed):
+            first.setdefault(m.task, m)
+        mentions = sorted(first.values(), key=lambda m: m.start)
+        steps = []
+        for i, m in enumerate(mentions):
+            clause = parsed.clauses[parsed.clause_at(m.start)]
+            lo = m.start if any(p.start >= clause.start for p in mentions[:i]) else clause.start
+            hi = min([clause.end] + [n.start for n in mentions[i + 1:]])
+            steps.append(Step(task=m.task, mention=m, lo=lo, hi=max(hi, m.end)))
+        return steps
+
+    def _fill(self, i: int, steps: list[Step], parsed: ParsedRequest, history_files: list[Resource]) -> None:
+        step, spec = steps[i], TASKS[steps[i].task]
+        scope = parsed.masked[step.lo:step.hi]
+        gap = parsed.masked[steps[i - 1].mention.end if i else step.lo:step.mention.start]
+        own_files = parsed.in_span(parsed.files, step.lo, step.hi)
+        own_quotes = parsed.in_span(parsed.quotes, step.lo, step.hi)
+        chained = bool(SEQUENTIAL.search(gap))
+        explicit = bool(OUTPUT_REF.search(scope))
+        parallel = bool(PARALLEL.search(gap)) and not explicit
+        sibling = steps[i - 1] if i and parallel else None  # "... and also X": same inputs as the task before
+
+        def earlier(kind: str) -> int | None:
+            producers = [j for j in range(i - 1, -1, -1)
+                         if TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))]
+            named = [j for j in producers if any(p.search(scope) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ()))]
+            return (named or producers or [None])[0]
+
+        def link(slot: str, j: int) -> None:
+            step.args[slot] = f"<resource>-{j}"
+            step.deps.add(j)
+
+        for slot, kind in spec.inputs.items():
+            if slot in step.args or (slot not in spec.required and kind != "text"):
+                continue
+            if kind != "text":
+                same = [v for s, v in sibling.args.items() if TASKS[sibling.task].inputs.get(s) == kind] if sibling else []
+                if same and not [f for f in own_files if f.kind == kind]:
+                    step.args[slot] = same[0]
+                    step.deps |= {d for d in sibling.deps if f"<resource>-{d}" == same[0]}
+                    continue
+                j = earlier(kind)
+                mine = [f for f in own_files if f.kind == kind]
+                anywhere = [f for f in parsed.files if f.kind == kind]
+                refers = explicit or (steps[j].task not in ANNOTATORS and bool(RESULT_REF.search(scope))) if j is not None else False
+                if mine and not (j is not None and explicit):
+                    step.args[slot] = mine[0].value
+                elif j is not None and (refers or (chained and not parallel) or not anywhere):
+                    link(slot, j)
+                elif anywhere:
+                    before = [f for f in anywhere if f.start < step.mention.start]
+                    step.args[slot] = (before[-1] if before else anywhere[0]).value
+                elif j is not None:
+                    link(slot, j)
+                else:
+                    old = [f for f in history_files if f.kind == kind]
+                    if old:
+                        step.args[slot] = old[-1].value
+        self._fill_text(i, steps, parsed, scope, own_quotes, chained, explicit, parallel, sibling)
+
+    def _fill_text(self, i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own_quotes: list[Resource],
+                   chained: bool, explicit: bool, parallel: bool, sibling: Step | None) -> None:
+        step, spec = steps[i], TASKS[steps[i].task]
+        if not any(k == "text" and s not in step.args for s, k in spec.inputs.items()):
+            return
+        original = parsed.text[step.lo:step.hi]
+        producers = [j for j in range(i - 1, -1, -1) if produces_text(steps[j].task)]
+        named = [j for j in producers if any(p.search(scope) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ()))]
+        prev = (named or producers or [None])[0]
+        if sibling is not None and not own_quotes:
+            refs = [d for d in sibling.deps if produces_text(steps[d].task)]
+            prev = refs[0] if refs else prev
+        used = {v for s in steps for v in s.args.values()}
+        spare_quotes = [q.value for q in parsed.quotes if q.value not in used]
+        refers = prev is not None and (explicit or bool(RESULT_REF.search(scope)) or (chained and not parallel)
+                                       or bool(named))
+        question = question_in(parsed, step.lo, step.hi) or question_in(parsed)
+
+        def link(j: int) -> str:
+            step.deps.add(j)
+            return f"<resource>-{j}"
+
+        name = spec.name
+        if name in ("visual-question-answering", "document-question-answering"):
+            step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
+        elif name == "question-answering":
+            step.args["text"] = question or parsed.text
+            context = [q.value for q in own_quotes if q.value != question] or [q for q in spare_quotes if q != question]
+            if prev is not None and (refers or not context):
+                step.args["context"] = link(prev)
+            elif context:
+                step.args["context"] = context[0]
+        elif name == "sentence-similarity":
+            texts = [q.value for q in own_quotes]
+            if prev is not None and (refers or len(texts) + len(spare_quotes) < 2):
+                texts.insert(0, link(prev))
+            texts += [q for q in spare_quotes if q not in texts]
+            if len(texts) >= 2:
+                step.args["text"], step.args["text2"] = texts[0], texts[1]
+        elif name == "image-editing" or name.endswith("-text-to-image"):
+            step.args["text"] = (own_quotes[0].value if own_quotes else _instruction(original)) or parsed.text
+        elif "text" in spec.required and "text" not in step.args:
+            # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
+            content = _content(original)
+            if own_quotes and own_quotes[0].value != question:
+                step.args["text"] = own_quotes[0].value
+            elif prev is not None and (refers or not (spare_quotes or content)):
+                step.args["text"] = link(prev)
+            elif content:
+                step.args["text"] = content
+            elif spare_quotes:
+                step.args["text"] = spare_quotes[0]
+            # else left empty: a task named later may feed it (_fill_from_later)
+
+    def _fill_from_later(self, steps: list[Step]) -> None:
+        """'Read aloud the caption of a.jpg': a task named before the task that feeds it."""
+        for i, step in enumerate(steps):
+            spec = TASKS[step.task]
+            for slot in spec.required:
+                if step.args.get(slot):
+                    continue
+                kind = spec.inputs[slot]
+                for j in range(i + 1, len(steps)):
+                    feeds = TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))
+                    if feeds and i not in _ancestors(steps, j):
+                        step.args[slot] = f"<resource>-{j}"
+                        step.deps.add(j)
+                        break
+
+    def _confidence(self, request: str, steps: list[Step]) -> tuple[float, str | None]:
+        nearest = self.bank.search(request, 1)
+        if not steps:
+            return 0.3, nearest[0][0] if nearest else None
+        cue = min(s.mention.weight for s in steps)
+        agreement = 0.0
+        if nearest:
+            mine, theirs = {s.task for s in steps}, {t.task for t in nearest[0][1].tasks}
+            agreement = len(mine & theirs) / len(mine | theirs) if theirs else 0.0
+        return round(0.6 * cue + 0.4 * agreement, 3), nearest[0][0] if nearest else None
+
+
+def _content(text: str) -> str | None:
+    """What a generative task should make, from its own words: 'an image of a red fox' -> 'a red fox'."""
+    match = _CONTENT.search(text)
+    if not match or _LEAD_REF.match(match.group(1).strip()):
+        return None
+    content = re.split(r"[,;.!?]|\b(?:and then|then|and also|and)\b", match.group(1))[0].strip()
+    return content if len(content) > 2 else None
+
+
+def _instruction(text: str) -> str | None:
+    """An edit instruction: the task's own words without the trailing connective."""
+    words = re.split(r"[;.!?]|,? (?:and then|then|and also|after that)\b", text)[0].strip(" ,")
+    return words or None
+
+
+def _history_files(chat_history: list[dict] | None) -> list[Resource]:
+    files = []
+    for message in chat_history or []:
+        content = message.get("content", "") if isinstance(message, dict) else getattr(message, "content", "")
+        files += parse(str(content)).files
+    return files
+
+
+def _ancestors(steps: list[Step], j: int) -> set[int]:
+    seen, todo = set(), list(steps[j].deps)
+    while todo:
+        k = todo.pop()
+        if k not in seen:
+            seen.add(k)
+            todo += list(steps[k].deps)
+    return seen
+
+
+def _drop_unfilled(steps: list[Step]) -> list[Step]:
+    """Tasks missing a required input cannot run; drop them and whatever depended on them."""
+    dropped = {i for i, s in enumerate(steps) if any(not s.args.get(slot) for slot in TASKS[s.task].required)}
+    changed = True
+    while changed:
+        changed = False
+        for i, s in enumerate(steps):
+            if i not in dropped and s.deps & dropped:
+                dropped.add(i)
+                changed = True
+    keep = [i for i in range(len(steps)) if i not in dropped]
+    new_index = {old: new for new, old in enumerate(keep)}
+    kept = []
+    for i in keep:
+        s = steps[i]
+        args = {slot: re.sub(r"<resource>-(\d+)", lambda m: f"<resource>-{new_index[int(m.group(1))]}", v)
+                for slot, v in s.args.items()}
+        kept.append(Step(s.task, s.mention, s.lo, s.hi, args, {new_index[d] for d in s.deps}))
+    return kept
+
+
+def _ordered_plan(steps: list[Step]) -> Plan:
+    """Ids in an order where every task follows the tasks it uses (stable otherwise)."""
+    order, placed = [], set()
+    while len(order) < len(steps):
+        ready = [i for i in range(len(steps)) if i not in placed and steps[i].deps <= placed]
+        if not ready:  # a cycle cannot come from the rules above; keep what is placeable
+            break
+        order.append(ready[0])
+        placed.add(ready[0])
+    new_id = {old: new for new, old in enumerate(order)}
+    tasks = []
+    for old in order:
+        s = steps[old]
+        args = {slot: re.sub(r"<resource>-(\d+)", lambda m: f"<resource>-{new_id[int(m.group(1))]}", v)
+                for slot, v in s.args.items()}
+        tasks.append(Task(task=s.task, id=new_id[old], dep=sorted(new_id[d] for d in s.deps) or [-1], args=args))
+    return Plan(tasks=tasks)

@@ -1,0 +1,147 @@
+"""Reading a request: the files and URLs it names, its quoted text, its question, and its clauses.
+
+Quoted text and file names are masked before anything looks for task cues, so
+"translate 'a photo of a dog'" asks for a translation, not for an image task.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from langchain_hugginggpt.agent.workspace import media_type
+
+_EXT = r"(?:jpe?g|png|gif|bmp|webp|tiff?|svg|wav|mp3|flac|ogg|m4a|aac|mp4|avi|mov|mkv|webm|mpe?g|csv|xlsx?|pdf)"
+URL_RE = re.compile(r"https?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
+FILE_RE = re.compile(rf"(?<![\w/.-])(?:[\w~-]+/)*[\w-][\w.-]*\.{_EXT}\b", re.IGNORECASE)
+# 'single', "double" and “curly” quotes; an apostrophe inside a word (I've) is not a quote.
+QUOTE_RE = re.compile(r"(?<![\w])'([^'\n]{2,}?)'(?![\w])|\"([^\"\n]{2,}?)\"|“([^”\n]{2,}?)”|‘([^’\n]{2,}?)’")
+_BOUNDARY = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z])|;\s*|,?\s+(?:and\s+)?(?:then|after that|afterwards|next|finally|subsequently|"
+    r"followed by|once (?:that is|it is|that's|it's) done|after which)\b,?\s*|,\s*and\s+(?=\w+\s)",
+    re.IGNORECASE)
+SEQUENTIAL = re.compile(r"\b(?:then|after that|afterwards|next|finally|subsequently|followed by|once|after which|"
+                        r"use (?:it|that|this|the result)|based on|from (?:the|that|this) (?:result|output))\b", re.I)
+PARALLEL = re.compile(r"\b(?:also|as well|separately|in addition|additionally|at the same time|meanwhile|"
+                      r"independently|in parallel|on the same|the same (?:image|photo|picture|audio|file|text))\b", re.I)
+# Words that point back at something an earlier step produced.
+RESULT_REF = re.compile(
+    r"\b(?:it|its|this|that|them|these|those|(?:the|this|that) (?:caption|description|transcript|transcription|"
+    r"summary|translation|answer|labels?|story|response|reply|version|findings|information|details))\b", re.I)
+# Explicit words for an earlier step's output: enough to chain even after an analysis step.
+OUTPUT_REF = re.compile(
+    r"\b(?:result(?:s|ing)?|outputs?|outcome|generated|created|produced|edited|modified|transformed|processed|"
+    r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|new (?:image|picture|photo|"
+    r"audio|version)|final)\b", re.I)
+_POLITE = re.compile(r"^(?:(?:could|can|would|will) you|is it possible|do you|may i|might you)\b", re.I)
+_LABEL = {"image": "@IMG", "audio": "@AUD", "video": "@VID", "text": "@TXT"}
+WH = r"(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can|was|were|should)"
+
+
+@dataclass
+class Resource:
+    value: str
+    kind: str  # image | audio | video | text (a document or table file reads as image)
+    start: int
+
+
+@dataclass
+class Clause:
+    text: str  # masked: quotes -> @Q0, @Q1...; files -> @IMG, @AUD, @VID, @TXT
+    start: int
+    end: int
+    connective: str = ""  # the words that joined it to the clause before
+
+
+@dataclass
+class ParsedRequest:
+    text: str
+    masked: str
+    files: list[Resource] = field(default_factory=list)
+    quotes: list[Resource] = field(default_factory=list)
+    clauses: list[Clause] = field(default_factory=list)
+
+    def files_of(self, kind: str) -> list[Resource]:
+        return [f for f in self.files if f.kind == kind]
+
+    def in_span(self, items: list[Resource], start: int, end: int) -> list[Resource]:
+        return [r for r in items if start <= r.start < end]
+
+    def clause_at(self, position: int) -> int:
+        for i, clause in enumerate(self.clauses):
+            if clause.start <= position < clause.end:
+                return i
+        return len(self.clauses) - 1
+
+
+def file_kind(value: str) -> str:
+    kind = media_type(value)
+    if kind == "text" and re.search(r"\.(?:csv|xlsx?|pdf)$", value, re.I):
+        return "image"  # tables and documents are read as images by our tasks
+    return kind
+
+
+def parse(text: str) -> ParsedRequest:
+    """Find the request's resources and split it into clauses, keeping offsets in one masked string."""
+    spans: list[tuple[int, int, str]] = []
+    files: list[Resource] = []
+    quotes: list[Resource] = []
+    for match in URL_RE.finditer(text):
+        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start()))
+        spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
+    for match in QUOTE_RE.finditer(text):
+        if any(s <= match.start() < e for s, e, _ in spans):
+            continue
+        inner = next(g for g in match.groups() if g is not None).strip()
+        if FILE_RE.fullmatch(inner) or URL_RE.fullmatch(inner):
+            files.append(Resource(inner, file_kind(inner), match.start()))
+            spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
+        else:
+            quotes.append(Resource(inner, "text", match.start()))
+            spans.append((match.start(), match.end(), f"@Q{len(quotes) - 1}"))
+    for match in FILE_RE.finditer(text):
+        if any(s <= match.start() < e for s, e, _ in spans):
+            continue
+        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start()))
+        spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
+    files.sort(key=lambda r: r.start)
+    # Mask without moving offsets: pad each placeholder to the span's length.
+    masked = list(text)
+    for start, end, label in spans:
+        token = label[: end - start].ljust(end - start)
+        masked[start:end] = list(token)
+    masked_text = "".join(masked)
+    return ParsedRequest(text=text, masked=masked_text, files=files, quotes=quotes,
+                         clauses=split_clauses(masked_text))
+
+
+def split_clauses(masked: str) -> list[Clause]:
+    clauses, start, connective = [], 0, ""
+    for match in _BOUNDARY.finditer(masked):
+        if match.start() > start:
+            clauses.append(Clause(masked[start:match.start()], start, match.start(), connective))
+        start, connective = match.end(), match.group(0).strip(" ,;").lower()
+    if start < len(masked):
+        clauses.append(Clause(masked[start:], start, len(masked), connective))
+    return clauses or [Clause(masked, 0, len(masked))]
+
+
+def question_in(request: ParsedRequest, start: int = 0, end: int | None = None) -> str | None:
+    """The question a request asks about its input: a quoted question, else a sentence or
+    wh-clause that is not a polite 'could you ...' wrapper."""
+    end = len(request.text) if end is None else end
+    for quote in request.in_span(request.quotes, start, end):
+        if quote.value.endswith("?") or re.match(WH + r"\b", quote.value, re.I):
+            return quote.value
+    span = request.text[start:end]
+    for sentence in re.findall(r"[^.!?]*\?", span):
+        sentence = sentence.strip()
+        inner = re.search(rf"\b(?:know|tell me|find out|ask|wondering|answer)\s+(?:if\s+)?({WH}\b[^?]*\?)", sentence, re.I)
+        if inner:
+            return inner.group(1).strip()
+        if sentence and not _POLITE.match(sentence):
+            return sentence
+    match = re.search(rf"\b(?:know|tell me|find out|ask|wondering|answer)\s+(?:if\s+|whether\s+)?({WH}\b[^.!?]*)", span, re.I)
+    if match:
+        return match.group(1).strip().rstrip(",") + "?"
+    return None
