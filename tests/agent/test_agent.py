@@ -1,0 +1,137 @@
+"""HuggingGPT as a Runnable: stages wired end to end, LCEL, stream, batch, failures."""
+
+import json
+
+import pytest
+from langchain_core.runnables import RunnableLambda
+
+from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+from langchain_hugginggpt.agent.schema import Candidate
+
+from .scripted import ScriptedChat
+
+PLAN = json.dumps([
+    {"task": "image-to-image", "id": 0, "dep": [-1], "args": {"image": "red.png"}},
+    {"task": "image-classification", "id": 1, "dep": [0], "args": {"image": "<resource>-0"}},
+    {"task": "text2text-generation", "id": 2, "dep": [1], "args": {"text": "size <resource>-1"}},
+])
+
+
+class TestCandidates:
+    """Two candidates for text2text-generation, so the selection LLM is asked."""
+
+    def candidates(self, task, request, k):
+        ids = {"image-to-image": ["test/grayscale"], "image-classification": ["test/image-size"],
+               "text2text-generation": ["test/slow-upper", "test/other"]}[task.task]
+        return [Candidate(id=i, task=task.task, description=f"{i} model") for i in ids]
+
+
+def make_agent(workspace, tmp_path, monkeypatch, **replies):
+    monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path / "home"))
+    script = {"plan": PLAN, "select": '{"id": "test/slow-upper", "reason": "it uppercases"}',
+              "respond": "The image is 64x48.", "chat": "Hello to you too!"}
+    script.update(replies)
+    llm = ScriptedChat(replies=script, calls=[])
+    return HuggingGPT(llm=llm, planner="llm", workspace=workspace, candidate_source=TestCandidates()), llm
+
+
+def test_invoke_runs_all_four_stages(test_engines, workspace, tmp_path, monkeypatch):
+    agent, llm = make_agent(workspace, tmp_path, monkeypatch)
+    result = agent.invoke("Make red.png gray, tell me its size, and shout it")
+    assert [t.task for t in result.plan] == ["image-to-image", "image-classification", "text2text-generation"]
+    assert result.planner == "llm"
+    assert result.selections[0].reason == "only one model available"
+    assert result.selections[2].model_id == "test/slow-upper" and result.selections[2].reason == "it uppercases"
+    assert [c.id for c in result.selections[2].candidates] == ["test/slow-upper", "test/other"]
+    assert result.results[2].output["text"] == "SIZE 64X48"
+    gray = result.results[0].output["image"]
+    assert result.answer.startswith("The image is 64x48.") and gray in result.answer  # file path always named
+    assert set(result.timings) >= {"planning", "selection", "execution", "response", "total"}
+    assert [stage for stage, _ in llm.calls] == ["plan", "select", "respond"]
+
+
+def test_agent_composes_in_lcel_and_batches(test_engines, workspace, tmp_path, monkeypatch):
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch)
+    chain = RunnableLambda(lambda q: {"request": q}) | agent | RunnableLambda(lambda r: r.results[1].output["text"])
+    assert chain.invoke("size of red.png after graying") == "64x48"
+    assert chain.batch(["one", "two"]) == ["64x48", "64x48"]
+
+
+async def test_ainvoke_and_astream_events(test_engines, workspace, tmp_path, monkeypatch):
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch)
+    result = await agent.ainvoke({"request": "gray it"})
+    assert result.results[0].ok
+    kinds = [event.kind async for event in agent.astream("gray it")]
+    assert kinds[:2] == ["plan", "selection"]
+    assert kinds.count("task") == 3 and kinds[-2:] == ["answer", "result"]
+    assert kinds.index("answer_chunk") > max(i for i, k in enumerate(kinds) if k == "task")
+
+
+def test_sync_stream_yields_as_tasks_finish(test_engines, workspace, tmp_path, monkeypatch):
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch)
+    tasks = [e.data["task_id"] for e in agent.stream("gray it") if e.kind == "task"]
+    assert tasks == [0, 1, 2]  # a chain: each finishes before the next starts
+
+
+def test_malformed_plan_reply_is_a_clear_error(workspace, tmp_path, monkeypatch):
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch, plan="Sure! I will detect things.")
+    result = agent.invoke("detect things in red.png")
+    assert result.plan == [] and "not JSON" in result.error and "could not complete" in result.answer
+
+
+def test_invalid_plan_names_the_task(workspace, tmp_path, monkeypatch):
+    bad = json.dumps([{"task": "object-detection", "id": 0, "dep": [-1], "args": {"image": "<resource>-5"}}])
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch, plan=bad)
+    result = agent.invoke("detect")
+    assert "task 0: refers to <resource>-5, but there is no task 5" in result.error
+
+
+def test_empty_plan_is_chit_chat(workspace, tmp_path, monkeypatch):
+    agent, llm = make_agent(workspace, tmp_path, monkeypatch, plan="[]")
+    result = agent.invoke("hi there")
+    assert result.plan == [] and result.answer == "Hello to you too!" and result.error is None
+    assert [stage for stage, _ in llm.calls] == ["plan", "chat"]
+
+
+def test_response_failure_keeps_computed_results(test_engines, workspace, tmp_path, monkeypatch):
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch, respond=RuntimeError("endpoint down"))
+    result = agent.invoke("gray it")
+    assert "endpoint down" in result.error
+    assert all(r.ok for r in result.results.values()) and len(result.results) == 3
+    assert result.selections and result.plan
+
+
+def test_chat_log_reaches_the_planner(test_engines, workspace, tmp_path, monkeypatch):
+    agent, llm = make_agent(workspace, tmp_path, monkeypatch)
+    history = [{"role": "user", "content": "Here is my photo red.png"},
+               {"role": "assistant", "content": "Nice photo."}]
+    agent.invoke({"request": "now make it black and white", "chat_history": history})
+    planning_prompt = llm.calls[0][1][-1]
+    assert "red.png" in planning_prompt and "now make it black and white" in planning_prompt
+
+
+def test_original_messages_shape_is_accepted(test_engines, workspace, tmp_path, monkeypatch):
+    agent, llm = make_agent(workspace, tmp_path, monkeypatch)
+    agent.invoke({"messages": [{"role": "user", "content": "photo.png is mine"},
+                               {"role": "user", "content": "gray it"}]})
+    assert "photo.png is mine" in llm.calls[0][1][-1] and "gray it" in llm.calls[0][1][-1]
+
+
+def test_every_run_is_logged_and_replayable(test_engines, workspace, tmp_path, monkeypatch):
+    import asyncio
+
+    from langchain_hugginggpt.agent.run_log import areplay, read_runs
+
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch)
+    first = agent.invoke("gray it")
+    runs = list(read_runs())
+    assert len(runs) == 1 and runs[0]["request"] == "gray it" and runs[0]["llm"] == "ScriptedChat"
+    replayed = asyncio.run(areplay(runs[0], agent))
+    assert replayed.results[2].output["text"] == first.results[2].output["text"]
+    assert replayed.results[0].output["image"] != first.results[0].output["image"]  # new unique file
+
+
+def test_input_schema_is_exposed(workspace):
+    agent = HuggingGPT(llm=None, workspace=workspace)
+    assert agent.get_input_jsonschema()["required"] == ["request"]
+    assert "answer" in agent.get_output_jsonschema()["properties"]
