@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langchain_hugginggpt.agent.planners.text import ParsedRequest
+from langchain_hugginggpt.agent.planners.text import ParsedRequest, question_spans
 
 _S = r"(?:s|es)?"
 NOUNS = {
@@ -39,6 +39,7 @@ FAMILIES = {
     "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text", "video": "video-classification"},
     "generate": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
+    "edit": {"image": "image-editing", "audio": "audio-to-audio", "doc": "image-editing"},
     "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
                 "video": "video-classification"},
 }
@@ -54,68 +55,86 @@ _CUES: list[tuple[str, str, float]] = [
     # speech and audio
     (r"transcri\w*|speech[- ]to[- ]text|dictat\w*|subtitl\w*|recogni[sz]\w* (?:the )?(?:speech|spoken|words)", "automatic-speech-recognition", 1.0),
     (r"(?:what|everything|all) (?:that )?(?:is |was |'s |are |were )?(?:being )?(?:said|spoken)|(?:spoken|said) words|write (?:down|out)|"
-     r"written (?:form|text|version|record|transcript)|(?:make|making) out (?:the |what )", "automatic-speech-recognition", 0.8),
+     r"(?:make|making) out (?:the |what )", "automatic-speech-recognition", 0.8),
+    (r"written (?:form|text|version|record|transcript)", "family:to_text", 0.7),
     (r"(?:convert|turn|change|transform|extract|get)\w* (?:[\w@]+ ){0,6}?in ?to (?:written |plain |readable |editable )?(?:text|words|writing|notes)\b|"
      r"what (?:\w+ ){0,3}?(?:says|said|is saying|are saying)\b", "family:to_text", 0.8),
     (r"(?:read|speak|say|recite|voice|vocali[sz]e)\w* (?:\w+ ){0,4}?(?:aloud|out loud|out)\b|text[- ]to[- ]speech|"
      r"narrat\w*|voice[- ]?over|read (?:\w+ ){0,3}?to me|pronounc\w*|speak(?!er)\w*|(?:(?<=please )|(?<![a-z] ))say\b|"
      r"\bvoice (?:it|this|that|them|your|the)\b", "text-to-speech", 1.0),
-    (r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|file|output|rendition|recording)|"
+    (r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition)|"
      r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|voice|sound|spoken)|"
      r"hear (?:it|this|that|the)|listen to (?:it|this|that|the (?:result|text|summary|translation|answer|story))", "text-to-speech", 0.8),
     (r"noise (?:reduction|removal|suppression|cancell?ation)|(?:remove|reduce|eliminate|filter|cut)\w* (?:out )?(?:the |any |all )?(?:background )?(?:noise|hiss|hum|static)|"
      r"(?:separate|isolate|extract)\w* (?:the )?(?:vocals?|voices?|speech|instruments?|sources?|speakers?)|"
-     r"(?:change|convert|transform|alter|modify)\w* (?:the |my )?(?:voice|speaker)|speech enhancement|audio[- ]to[- ]audio|denois\w*", "audio-to-audio", 1.0),
+     r"(?:change|convert|transform|alter|modify)\w* (?:the |my )?(?:voice|speaker)|speech enhancement|source separation|audio[- ]to[- ]audio|denois\w*", "audio-to-audio", 1.0),
+    (r"(?:identify|recogni[sz]e|determine|detect|tell)\w* (?:\w+ ){0,2}?(?:speakers?|who is (?:speaking|talking))|speaker (?:identification|recognition)|"
+     r"(?:voice )?commands? (?:\w+ ){0,3}?(?:given|spoken|said)|(?:sound|audio) (?:event|category|class|type|label)s?", "audio-classification", 0.9),
     # language
     (rf"translat\w*|(?:in|into|to) (?:{LANGUAGES})\b|in(?:to)? (?:another|a different|other) languages?", "translation", 1.0),
     (r"summar\w*|synopsis|recap\w*|tl;? ?dr|key (?:points|takeaways|ideas)|main (?:points|ideas)|\bgist\b|condens\w*|"
      r"shorten\w*|boil (?:\w+ )?down|abridg\w*|(?:short|brief|concise|condensed|shorter|compact|quick) (?:version|overview|account|digest)|"
      r"in a (?:few|couple of) (?:sentences|lines|words)", "summarization", 1.0),
-    (r"named[- ]entit\w*|\bentit(?:y|ies)\b|part[- ]of[- ]speech|\bpos[- ]tag\w*|\bner\b|token classification|"
+    (r"named[- ]entit\w*|\bentit(?:y|ies)\b|parts?[- ]of[- ]speech|(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?|\bpos[- ]tag\w*|\bner\b|token classification|"
      r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|mark)\w* (?:\w+ ){0,3}?"
-     r"(?:names|people|persons|person names|places|locations|cities|countries|organi[sz]ations|dates|companies|brands|proper nouns|"
+     r"(?:names|people|persons|person names|individuals|places|locations|cities|countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|"
      r"nouns?|verbs?|adjectives?|adverbs?|grammatical)", "token-classification", 1.0),
     (r"sentiment|(?:positive|negative)(?: or| vs\.?)|(?:emotion|tone|mood|attitude|polarity|intent|topic) (?:of|in|behind) (?:the|this|that|my)|spam", "text-classification", 0.8),
     (r"similar\w*|same meaning|equivalent in meaning|semantic\w*|(?:how|whether) (?:\w+ )?(?:close|alike|related|equivalent|different)\w*|"
-     r"compar\w* (?:\w+ ){0,3}?(?:sentences|texts|phrases|statements|@q\d+|two|both|them|meaning)|mirror each other|resembl\w*|paraphrases of each other|(?:mean|say) (?:\w+ ){0,2}?the same|same thing", "sentence-similarity", 1.0),
+     r"compar\w* (?:\w+ ){0,3}?(?:sentences|texts|phrases|statements|@q\d+|two|both|them|meaning)|mirror each other|resembl\w*|paraphrases of each other|(?:mean|say) (?:\w+ ){0,2}?the same|same thing|"
+     r"(?:how|whether) (?:\w+ ){0,2}?(?:closely|well) (?:\w+ ){0,3}?(?:align|match|correspond|relate|overlap)|relatedness|likeness|"
+     r"(?:convey|express|carry|share)\w* (?:\w+ ){0,2}?(?:same|similar) (?:idea|meaning|message|sense|point)|relevance (?:between|of (?:the|these|both))", "sentence-similarity", 1.0),
     (r"answer (?:the|my|this|a|some|these|following)? ?questions?|question[- ]answering|"
      r"(?:based on|according to|using|from) (?:the|this|that|my) (?:text|passage|paragraph|article|context|information|content)", "family:question", 0.8),
     (r"\banswers?\b|\bquestions?\b|\bask(?:ing)?\b|\bquery\b|find out|\bwondering\b|want to know|like to know|need to know", "family:question", 0.5),
     (r"\bchat\w*|conversational|convers(?:e|ing)|(?:have|hold|start|continue) a (?:conversation|dialog\w*)|dialog\w*|(?:respond|reply|react)\w* (?:to|as)|talk (?:to|with|about)|"
-     r"(?:friendly|natural|engaging|human-like) (?:response|reply|answer)|what would you say|small talk|discuss\w*", "conversational", 0.8),
+     r"(?:friendly|natural|engaging|human-like) (?:response|reply|answer)|what would you say|small talk|chatbot|(?:virtual|voice) assistant|"
+     r"(?:generate|provide|give|write|craft|produce|formulate)\w* (?:me )?(?:a |an )?(?:\w+ ){0,2}?(?:response|reply)\b", "conversational", 0.8),
+    (r"conversation\w*", "conversational", 0.5),
     (r"(?:write|compose|draft|craft|author)(?:s|ing)?\b(?! (?:down|out|(?:a |an |the )?(?:\w+ )?(?:caption|summary|transcript|translation|description)))|continu\w* (?:the|this|my|writing|it)|complet\w* (?:the|this|my) (?:sentence|text|story|paragraph|phrase)|"
-     r"finish (?:the|this|my) (?:sentence|story|text|paragraph)|expand\w*|elaborat\w*|brainstorm\w*|come up with|extend (?:the|this|it)|"
-     r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b", "text-generation", 0.7),
+     r"finish (?:the|this|my) (?:sentence|story|text|paragraph)|fill (?:in|out) (?:the |this )?(?:\w+ )?(?:gaps?|blanks?|missing|incomplete|rest)|incomplete (?:text|sentence)|expand\w*|elaborat\w*|brainstorm\w*|come up with|extend (?:the|this|it)|"
+     r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b|continu\w*", "text-generation", 0.7),
+    (r"(?:generat|creat|produc|writ|compos)\w* (?:me )?(?:a |an |some |the |new )?(?:[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|"
+     r"continuation|sentences|dialogue|script|lyrics|tweet|post|content)\b", "text-generation", 0.8),
     (r"paraphras\w*|rewrit\w*|rephras\w*|reword\w*|simplif\w*|correct (?:the )?grammar|proofread\w*", "text2text-generation", 0.8),
     # vision
     (r"(?:object|objects) detect\w*|detect\w*|bounding box\w*|(?:locate|spot|count|mark|point out)\w* (?:\w+ ){0,2}?(?:objects|items|things|people|persons|cars|vehicles|animals|faces|elements)|"
-     r"(?:find|identify|list|detect|locate)\w* (?:all |every |each |the |any )*(?:objects?|items?|things?)\b|(?:what|which) (?:objects|items|things)|how many \w+ (?:\w+ )?(?:are|appear|can|is)", "object-detection", 0.9),
+     r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|highlight)\w* (?:\w+ ){0,4}?(?:objects?|items?)\b|(?:what|which) (?:objects|items|things)|how many \w+ (?:\w+ )?(?:are|appear|can|is)", "object-detection", 0.9),
     (r"segment\w*|(?:separate|split|divide|partition|isolate)\w* (?:\w+ ){0,4}?(?:regions|parts|segments|objects|areas|foreground|background|layers)|"
-     r"\bmasks?\b|pixel[- ]level|cut[- ]?out|outlin\w* (?:each|every|the|all|of)", "image-segmentation", 1.0),
+     r"\bmasks?\b|pixel[- ]level|(?:each|every) pixel|cut[- ]?out|outlin\w* (?:each|every|the|all|of)|boundar(?:y|ies) (?:of|between)|"
+     r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)", "image-segmentation", 1.0),
     (r"depth|how far|distances? (?:\w+ ){0,3}?(?:from|to) the camera|\b3d (?:structure|layout|information|perception|shape|map)|"
      r"(?:near|close)\w* (?:and|or|vs\.?|versus) (?:far|distant)|spatial (?:layout|arrangement|structure)", "depth-estimation", 1.0),
     (r"caption\w*|\bocr\b|image[- ]to[- ]text|(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |written )?"
      r"(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)", "image-to-text", 1.0),
-    (r"describ\w*|descriptions?|explain\w* what|tell me (?:about|what)|(?:textual|written) (?:account|summary|explanation)|"
-     r"what(?:'s| is) (?:in|shown|depicted|happening|going on)", "family:describe", 0.8),
+    (r"describ\w*|explain\w* what|tell me (?:about|what)|(?:textual|written) (?:account|summary|explanation)|"
+     r"what(?:'s| is) (?:in|shown|depicted|happening|going on)|(?:give|provide|write|generate|get|produce)\w* (?:me )?(?:a |an )?(?:\w+ )?description", "family:describe", 0.8),
+    (r"descriptions?", "family:describe", 0.5),
     (r"classif\w*|categori[sz]\w*|(?:what|which) (?:kind|type|sort|category|class|genre|species|breed|emotion|mood|feeling|language|accent|instrument|animal|object)s?\b|"
      r"predict\w*|sort\w* (?:\w+ ){0,3}?into|"
+     r"(?:determin|identif|detect|recogni[sz]|analy[sz]|assess|evaluat|figur)\w* (?:out )?(?:the |its |their )?(?:\w+ )?(?:emotion|mood|feeling|language|accent|genre|speaker|sentiment|tone|category|class|type|kind|species|breed)s?\b|"
      r"identify (?:the )?(?:kind|type|category|class|genre|species|breed)|determine (?:the )?(?:category|class|type|kind|genre)|"
-     r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))|\blabel\w*|\btag(?:s|ging)? (?:the|this|it)|\bidentify\w*", "family:classify", 0.8),
+     r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))|\blabel\w*|\btag(?:s|ging)? (?:the|this|it)|"
+     r"identify\w* (?:what|which)", "family:classify", 0.8),
     (r"(?:generat|creat|mak|produc|render|design|synthesi[sz]|compos|build|craft)\w* (?:me |us )?(?:(?:a|an|the|some|one|two|three|several|few|new|short|brief|quick|simple|fresh)\b ?)*(?:[\w-]+ ){0,3}?"
      r"(?:images?|pictures?|photos?|illustrations?|drawings?|paintings?|artworks?|visuals?|posters?|logos?|sketch(?:es)?|"
      r"videos?|clips?|animations?|movies?|films?|footage|speech|audio|voice|sound|narration|recordings?)\b|"
      r"(?:turn|convert|transform|change)\w* (?:[\w@]+ ){0,6}?in ?to (?:an? )?(?:[\w-]+ )?(?:images?|pictures?|illustrations?|visuals?|videos?|clips?|animations?|speech|audio|voice|sound)\b", "family:generate", 0.8),
-    (r"draw\w*|paint\w*|sketch\w*|illustrat\w*|visuali[sz]\w*|depict\w*|text[- ]to[- ]image|"
-     r"(?:image|picture|illustration|visual|artwork|drawing|painting|poster|photo) (?:of|showing|depicting|that shows|based on|from|illustrating|representing|inspired by)", "text-to-image", 0.8),
+    (r"(?:draw|paint|sketch|illustrate|visuali[sz]e)s?\b|text[- ]to[- ]image", "text-to-image", 0.8),
     (r"text[- ]to[- ]video|animat\w*|(?:video|clip|animation|movie|film|footage) (?:of|showing|depicting|that shows|based on|from|illustrating|about|representing)", "text-to-video", 0.8),
-    (r"enhanc\w*|improv\w*|clean\w*(?: up)?|restor\w*|sharpen\w*|upscal\w*|deblur\w*|transform\w*|styli[sz]\w*|restyl\w*|modif\w*|brighten\w*|darken\w*|"
-     r"alter\w*|convert\w*|adjust\w*|refin\w*|boost\w*|quality|clearer|crisper", "family:enhance", 0.7),
+    (r"enhanc\w*|improv\w*|clean\w*(?: up)?|restor\w*|sharpen\w*|upscal\w*|deblur\w*|transform\w*|styli[sz]\w*|restyl\w*|brighten\w*|darken\w*|"
+     r"convert\w*|refin\w*|boost\w*|quality|clearer|crisper", "family:enhance", 0.7),
+    (r"to match (?:the|a|this|my) (?:\w+ )?(?:description|text|instruction|prompt)|(?:change|alter|modify|adjust)\w* (?:the )?(?:colou?rs? of|background|attributes?)|modif\w*|alter\w*|adjust\w*|(?:make|apply)\w* (?:\w+ ){0,2}?(?:changes?|edits?|adjustments?|modifications?)|changes? to (?:the|this|my)", "family:edit", 0.8),
     (r"style (?:transfer|of)|in the style of|(?:variation|variant)s? of|image[- ]to[- ]image|"
      r"(?:cartoon|anime|sketch|watercolou?r|oil[- ]painting|black and white|vintage|sepia|pixel art|comic)[- ](?:style|version|look|effect)|"
+     r"manipulat\w*|super[- ]?resolution|target (?:image|style|domain)|characteristics of (?:another|a target|the target)|"
      r"(?:as|into|like) (?:an? )?(?:cartoon|anime|watercolou?r|oil painting|pixel art|comic)|colori[sz]\w*", "image-to-image", 0.8),
     (r"\bedit\w*|(?:add|remove|replace|erase|insert|put|place|swap|delete|change|recolou?r|turn)\w* (?:\w+ ){0,5}?(?:in|to|from|on|into|with) (?:the|this|that|my|it|its)\b|"
      r"make the (?:\w+ ){1,2}(?:look|appear|more|less|brighter|darker|blue|red|green|purple)|background", "image-editing", 0.7),
+    (r"(?:change|turn|make|paint|recolou?r|colou?r)\w* (?:the |its )?(?:\w+ ){0,4}?(?:to|into) (?:a |an )?(?:red|blue|green|yellow|black|white|"
+     r"purple|pink|orange|brown|gr[ae]y|golden|silver|bright|dark)\b|(?:add|insert|put|place|remove|erase|delete|replace|swap)\w* "
+     r"(?:a |an |the |some )?(?:\w+ ){0,3}?(?:to|in|into|on|onto|from|with) (?:the )?(?:image|photo|picture|scene|background|foreground|@img)", "image-editing", 0.8),
+    (r"(?:recogni[sz]|identif|detect|determin|tell)\w* (?:\w+ ){0,3}?(?:sounds?|noises?|audio (?:type|content|category))\b", "audio-classification", 0.8),
     # ControlNet-style conditions (our tasks; not in TaskBench's tool list)
     (r"\bpose\b|skeleton|key ?points|openpose", "openpose-control", 0.7),
     (r"(?:in|with|using|following|matching|keeping) (?:exactly |the )?(?:same|that|this|its) pose", "openpose-text-to-image", 0.9),
@@ -169,12 +188,17 @@ def _last_noun(text: str) -> str | None:
     return best[1] if best else None
 
 
+def _clause_has(request: ParsedRequest, position: int, pattern: re.Pattern) -> bool:
+    clause = request.clauses[request.clause_at(position)]
+    return bool(pattern.search(request.masked, clause.start, clause.end))
+
+
 def _question_kind(request: ParsedRequest, start: int, end: int) -> str:
     """Visual, document or text question: document words near the cue, else words naming a text
     near it, else an image in the request, else a text question."""
     clause = request.clauses[request.clause_at(start)]
     near = request.masked[max(clause.start, start - 60):min(clause.end, end + 60)]
-    if NOUN_RE["doc"].search(near) or NOUN_RE["table"].search(near):
+    if NOUN_RE["doc"].search(request.masked) or NOUN_RE["table"].search(near):
         return "doc"
     if _QUESTION_TEXT.search(near) and not re.search(r"@img", near, re.I):
         return "text"
@@ -200,6 +224,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                     kind = _question_kind(request, match.start(), match.end())
                 elif family in OUTPUT_FAMILIES:
                     kind = _last_noun(match.group(0))
+                elif family == "classify" and NOUN_RE["table"].search(text):
+                    kind = "table"
                 else:
                     inside = [f.kind for f in request.in_span(request.files, match.start(), match.end())]
                     kind = inside[0] if inside else modality_near(request, match.start(), match.end())
@@ -209,5 +235,11 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                 if task is None:
                     continue
             mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0)))
+    # A question about the input asks for question answering, unless another task's cue is inside it.
+    for start, end, weight in question_spans(request):
+        if not any(m.weight >= 0.8 and start <= m.start < end and FAMILIES["question"].get("text") != m.task
+                   and m.task not in FAMILIES["question"].values() for m in mentions):
+            task = FAMILIES["question"][_question_kind(request, start, end)]
+            mentions.append(Mention(task, start, end, weight, request.masked[start:end]))
     mentions.sort(key=lambda m: (m.start, -m.weight))
     return mentions

@@ -22,10 +22,9 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.text import (
-    OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, file_kind, parse, question_in)
+    OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, parse, question_in)
 from langchain_hugginggpt.agent.schema import Plan, Task
-from langchain_hugginggpt.agent.validation import PlanError, validate_plan
-from langchain_hugginggpt.agent.workspace import looks_like_file
+from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
 # Tasks whose output annotates their input (boxes, masks, depth): "it" after them still
@@ -123,19 +122,44 @@ class RetrievalPlanner:
             if task:
                 m.task = task
                 mentions.append(m)
-        # Overlapping cues: the heavier one stands.
+        # A cue inside a heavier (or equal, longer) cue for another task is part of that cue.
         kept: list[Mention] = []
         for m in sorted(mentions, key=lambda m: (-m.weight, -(m.end - m.start), m.start)):
-            if all(m.end <= k.start or m.start >= k.end or m.task == k.task for k in kept):
+            if all(not (k.start <= m.start and m.end <= k.end) or m.task == k.task for k in kept):
                 kept.append(m)
-        # A weak cue gives way to a strong cue for another task in the same clause.
-        strong = [(parsed.clause_at(m.start), m.task) for m in kept if m.weight >= 0.8]
-        kept = [m for m in kept if m.weight >= 0.6 or not any(c == parsed.clause_at(m.start) and t != m.task for c, t in strong)]
         return sorted((m for m in kept if m.weight >= self.min_weight), key=lambda m: m.start)
+
+    def _unused_files(self, parsed: ParsedRequest, mentions: list[Mention]) -> list[Mention]:
+        """A file the request names must be the input of some task: when no cue named a task
+        that takes its type, the example bank's nearest requests suggest one."""
+        consumed = {TASKS[m.task].inputs[s] for m in mentions for s in TASKS[m.task].required}
+        added: list[Mention] = []
+        votes = None
+        for file in parsed.files:
+            if file.kind in consumed or file.kind == "text":
+                continue
+            takers = [t for t in self.tasks if file.kind in (TASKS[t].inputs[s] for s in TASKS[t].required)]
+            if not takers:
+                continue
+            votes = votes if votes is not None else self.bank.task_votes(parsed.text, k=8)
+            prior = self._prior()
+            best = max(takers, key=lambda t: (votes.get(t, 0.0) + 0.01 * prior.get(t, 0), -takers.index(t)))
+            added.append(Mention(best, file.start, file.start + len(file.value), 0.4, f"unused {file.kind} file"))
+            consumed.add(file.kind)
+        return added
+
+    def _prior(self) -> dict[str, int]:
+        if not hasattr(self, "_task_counts"):
+            self._task_counts: dict[str, int] = {}
+            for _, plan in self.bank.examples:
+                for t in plan.tasks:
+                    self._task_counts[t.task] = self._task_counts.get(t.task, 0) + 1
+        return self._task_counts
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
         first: dict[str, Mention] = {}
-        for m in self._mentions(parsed):
+        found = self._mentions(parsed)
+        for m in sorted(found + self._unused_files(parsed, found), key=lambda m: m.start):
             first.setdefault(m.task, m)
         mentions = sorted(first.values(), key=lambda m: m.start)
         steps = []

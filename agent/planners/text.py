@@ -33,7 +33,7 @@ OUTPUT_REF = re.compile(
     r"\b(?:result(?:s|ing)?|outputs?|outcome|generated|created|produced|edited|modified|transformed|processed|"
     r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|new (?:image|picture|photo|"
     r"audio|version)|final)\b", re.I)
-_POLITE = re.compile(r"^(?:(?:could|can|would|will) you|is it possible|do you|may i|might you)\b", re.I)
+_POLITE = re.compile(r"\b(?:(?:could|can|would|will) you|is it possible|do you|may i|might you|is there (?:a|any) way)\b", re.I)
 _LABEL = {"image": "@IMG", "audio": "@AUD", "video": "@VID", "text": "@TXT"}
 WH = r"(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can|was|were|should)"
 
@@ -134,14 +134,33 @@ def question_in(request: ParsedRequest, start: int = 0, end: int | None = None) 
         if quote.value.endswith("?") or re.match(WH + r"\b", quote.value, re.I):
             return quote.value
     span = request.text[start:end]
-    for sentence in re.findall(r"[^.!?]*\?", span):
-        sentence = sentence.strip()
+    for found in re.finditer(r"[^.!?]*\?", request.masked[start:end]):  # masked: a file's dot ends no sentence
+        sentence = span[found.start():found.end()].strip()
         inner = re.search(rf"\b(?:know|tell me|find out|ask|wondering|answer)\s+(?:if\s+)?({WH}\b[^?]*\?)", sentence, re.I)
         if inner:
             return inner.group(1).strip()
-        if sentence and not _POLITE.match(sentence):
+        if sentence and not _POLITE.search(sentence):
             return sentence
     match = re.search(rf"\b(?:know|tell me|find out|ask|wondering|answer)\s+(?:if\s+|whether\s+)?({WH}\b[^.!?]*)", span, re.I)
     if match:
         return match.group(1).strip().rstrip(",") + "?"
     return None
+
+
+_ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|determine|figure out|understand|answer)\s+"
+                   rf"(?:if\s+|whether\s+)?({WH}\b[^.!?;]*)", re.I)
+
+
+def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
+    """Where the request asks a question about its input, with a weight: lower for a
+    'could you ...?' sentence, which is more often a polite request than a question."""
+    spans = [(q.start, q.start + len(q.value) + 2, 0.6) for q in request.quotes
+             if q.value.endswith("?") or re.match(WH + r"\b", q.value, re.I)]
+    for match in re.finditer(r"[^.!?]*\?", request.masked):
+        sentence = match.group(0)
+        lead = len(sentence) - len(sentence.lstrip())
+        if sentence.strip():
+            spans.append((match.start() + lead, match.end(), 0.5 if _POLITE.search(sentence) else 0.6))
+    for match in _ASKS.finditer(request.masked):
+        spans.append((match.start(1), match.end(1), 0.6))
+    return sorted(spans)
