@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
@@ -35,6 +34,8 @@ FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-t
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
 _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|representing|saying|that says|"
                       r"describing|on the (?:topic|theme) of|:)\s+(.{3,})", re.I)
+# Tasks that make something new from a description ("an image of ..."); others work on a given text.
+_GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
 _NAMES_OUTPUT_OF = {task: tuple(re.compile(p, re.I) for p in patterns) for task, patterns in {
     "automatic-speech-recognition": (r"\btranscri\w*",), "image-to-text": (r"\bcaption\w*", r"\bdescription\b"),
@@ -262,7 +263,7 @@ class RetrievalPlanner:
             step.args["text"] = (own_quotes[0].value if own_quotes else _instruction(original)) or parsed.text
         elif "text" in spec.required and "text" not in step.args:
             # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
-            content = _content(original)
+            content = _content(original) if name in _GENERATIVE else None
             if own_quotes and own_quotes[0].value != question:
                 step.args["text"] = own_quotes[0].value
             elif prev is not None and (refers or not (spare_quotes or content)):

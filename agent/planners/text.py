@@ -140,7 +140,8 @@ def question_in(request: ParsedRequest, start: int = 0, end: int | None = None) 
         if inner:
             return inner.group(1).strip()
         if sentence and not _POLITE.search(sentence):
-            return sentence
+            inner = re.search(rf"(?:^|[,:;]\s*)({WH}\b.*)", sentence, re.I)  # drop a leading 'From the receipt, '
+            return inner.group(1) if inner else sentence
     match = re.search(rf"\b(?:know|tell me|find out|ask|wondering|answer)\s+(?:if\s+|whether\s+)?({WH}\b[^.!?]*)", span, re.I)
     if match:
         return match.group(1).strip().rstrip(",") + "?"
@@ -151,13 +152,21 @@ _ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|de
                    rf"(?:if\s+|whether\s+)?({WH}\b[^.!?;]*)", re.I)
 
 
+_ASKING = re.compile(r"\b(?:questions?|ask\w*|answer\w*|know|wondering|find out|query)\b", re.I)
+
+
 def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
     """Where the request asks a question about its input, with a weight: lower for a
     'could you ...?' sentence, which is more often a polite request than a question."""
+    # A quoted question is asked only when the words before it say so ('answer the question "..."');
+    # otherwise it is text to work on ('translate "how are you?"').
     spans = [(q.start, q.start + len(q.value) + 2, 0.6) for q in request.quotes
-             if q.value.endswith("?") or re.match(WH + r"\b", q.value, re.I)]
+             if (q.value.endswith("?") or re.match(WH + r"\b", q.value, re.I))
+             and _ASKING.search(request.masked[max(0, q.start - 40):q.start])]
     for match in re.finditer(r"[^.!?]*\?", request.masked):
         sentence = match.group(0)
+        if re.fullmatch(r"\s*@q\d+\s*\?", sentence, re.I):
+            continue  # only a quote: handled above
         lead = len(sentence) - len(sentence.lstrip())
         if sentence.strip():
             spans.append((match.start() + lead, match.end(), 0.5 if _POLITE.search(sentence) else 0.6))

@@ -1,0 +1,80 @@
+"""`hugginggpt eval taskbench` end to end on a slice of the development sample."""
+
+import json
+
+import pytest
+
+from langchain_hugginggpt.agent.eval import cli
+from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
+
+from .conftest import TASKBENCH
+
+KEYS = {"n", "node_f1", "edge_f1", "arg_name_f1", "arg_value_f1", "ned", "by_type", "latency_ms_median", "invalid_plans"}
+
+
+def in_range(value, low, high):
+    return value is None or low <= value <= high
+
+
+def test_json_report_on_a_slice(capsys):
+    assert cli.main(["eval", "taskbench", str(TASKBENCH / "hf_dev.jsonl"), "--planner", "retrieval",
+                     "--limit", "12", "--json"]) == 0
+    out = capsys.readouterr().out.strip()
+    result = json.loads(out)  # exactly one JSON object
+    assert KEYS <= set(result)
+    assert result["n"] == 12 and result["invalid_plans"] == 0
+    for key in ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1"):
+        assert in_range(result[key], 0, 100)
+    assert in_range(result["ned"], 0, 1) and result["latency_ms_median"] > 0
+    assert sum(part["n"] for part in result["by_type"].values()) == 12
+    assert set(result["by_type"]) <= {"single", "chain", "dag"}
+
+
+def test_table_output(capsys):
+    assert cli.main(["eval", "taskbench", str(TASKBENCH / "hf_dev.jsonl"), "--planner", "retrieval", "--limit", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "| all | 5 |" in out and "median planning time" in out
+
+
+def test_the_hugginggpt_command_has_eval(capsys):
+    from langchain_hugginggpt.agent.cli import build_parser
+
+    args = build_parser().parse_args(["eval", "taskbench", str(TASKBENCH / "hf_dev.jsonl"), "--planner", "retrieval",
+                                      "--limit", "3", "--json"])
+    assert args.func(args) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 3
+
+
+def test_any_object_with_plan_is_a_planner_and_failures_count_as_invalid():
+    from langchain_hugginggpt.agent.planners import PlannerOutput
+    from langchain_hugginggpt.agent.schema import Plan, Task
+
+    class Broken:
+        name = "broken"
+
+        def __init__(self):
+            self.calls = 0
+
+        def plan(self, request, chat_history=None):
+            self.calls += 1
+            if self.calls % 2:
+                raise RuntimeError("model fell over")
+            return PlannerOutput(Plan(tasks=[Task(task="no-such-task", id=0)]), "broken")
+
+    result = evaluate(TASKBENCH / "hf_dev.jsonl", Broken(), limit=4)
+    assert result["invalid_plans"] == 4 and result["node_f1"] == 0.0
+
+
+def test_missing_tool_list_is_a_clear_error(tmp_path):
+    (tmp_path / "x.jsonl").write_text("")
+    with pytest.raises(FileNotFoundError, match="--tools"):
+        find_tool_list(tmp_path / "x.jsonl")
+
+
+def test_tool_list_names_map_to_our_tasks():
+    from langchain_hugginggpt.tools.tasks import TASKS
+
+    tools = ToolSet.load(TASKBENCH / "hf_tool_desc.json")
+    assert len(tools.names) == 23
+    assert all(name in TASKS for name in tools.our_tasks())
+    assert tools.output_types["Object Detection"] == "text"

@@ -1,0 +1,136 @@
+"""The offline planner on requests written for these tests: tasks, edges and arguments."""
+
+import pytest
+
+from langchain_hugginggpt.agent.planners import Planner, PlannerOutput
+from langchain_hugginggpt.agent.schema import Plan
+from langchain_hugginggpt.agent.validation import validate_plan
+
+
+def tasks(output: PlannerOutput) -> list[str]:
+    return [t.task for t in output.plan.tasks]
+
+
+def edges(output: PlannerOutput) -> set[tuple[str, str]]:
+    by_id = output.plan.by_id()
+    return {(by_id[d].task, t.task) for t in output.plan.tasks for d in t.dependencies}
+
+
+def test_follows_the_protocol_and_validates(planner):
+    assert isinstance(planner, Planner)
+    out = planner.plan("Please caption holiday_photo.jpg.")
+    assert out.planner == "retrieval" and 0.0 <= out.confidence <= 1.0
+    validate_plan(out.plan)  # raises on an invalid plan
+
+
+@pytest.mark.parametrize("request_, task, args", [
+    ("Please caption holiday_photo.jpg.", "image-to-text", {"image": "holiday_photo.jpg"}),
+    ("Translate 'Good morning, how did you sleep?' into Spanish.", "translation",
+     {"text": "Good morning, how did you sleep?"}),
+    ("In kitchen.jpg, how many cups are on the counter?", "object-detection", {"image": "kitchen.jpg"}),
+    ("From the scanned receipt receipt_17.png, what was the total?", "document-question-answering",
+     {"image": "receipt_17.png", "text": "what was the total?"}),
+    ("Is the man in skatepark.jpg wearing a helmet?", "visual-question-answering",
+     {"image": "skatepark.jpg", "text": "Is the man in skatepark.jpg wearing a helmet?"}),
+    ("Are 'The cat sat on the mat' and 'A cat was sitting on the rug' similar?", "sentence-similarity",
+     {"text": "The cat sat on the mat", "text2": "A cat was sitting on the rug"}),
+    ("Make a short video of fireworks over a quiet harbour.", "text-to-video",
+     {"text": "fireworks over a quiet harbour"}),
+    ("What kind of sound is recorded in backyard_night.wav?", "audio-classification", {"audio": "backyard_night.wav"}),
+    ("Find the people, places and organisations in 'Ada Lovelace worked with Charles Babbage in London.'",
+     "token-classification", {"text": "Ada Lovelace worked with Charles Babbage in London."}),
+])
+def test_single_task_requests(planner, request_, task, args):
+    out = planner.plan(request_)
+    assert tasks(out) == [task]
+    assert out.plan.tasks[0].args == args
+
+
+def test_chain_links_each_step_to_the_one_before(planner):
+    out = planner.plan("Transcribe the interview in podcast_episode.mp3, then summarize it and read the summary aloud.")
+    assert tasks(out) == ["automatic-speech-recognition", "summarization", "text-to-speech"]
+    assert out.plan.tasks[0].args == {"audio": "podcast_episode.mp3"}
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"} and out.plan.tasks[1].dep == [0]
+    assert out.plan.tasks[2].args == {"text": "<resource>-1"} and out.plan.tasks[2].dep == [1]
+
+
+def test_chain_through_a_generated_image(planner):
+    out = planner.plan("Generate an image of a red bicycle leaning on a fence, then describe the generated image "
+                       "and translate the description into French.")
+    assert tasks(out) == ["text-to-image", "image-to-text", "translation"]
+    assert out.plan.tasks[0].args == {"text": "a red bicycle leaning on a fence"}
+    assert edges(out) == {("text-to-image", "image-to-text"), ("image-to-text", "translation")}
+
+
+def test_cleaned_audio_feeds_the_transcription(planner):
+    out = planner.plan("Remove the background noise from voice_note.wav and transcribe the cleaned audio.")
+    assert tasks(out) == ["audio-to-audio", "automatic-speech-recognition"]
+    assert out.plan.tasks[1].args == {"audio": "<resource>-0"}
+
+
+def test_parallel_analyses_of_one_image_do_not_chain(planner):
+    out = planner.plan("Detect the objects in warehouse.png and also estimate the depth of warehouse.png.")
+    assert tasks(out) == ["object-detection", "depth-estimation"]
+    assert edges(out) == set()
+    assert all(t.args == {"image": "warehouse.png"} for t in out.plan.tasks)
+
+
+def test_dag_fan_out_from_one_transcript(planner):
+    out = planner.plan("Transcribe meeting.wav; from the transcript, write a summary and also pick out "
+                       "the names of people mentioned.")
+    assert tasks(out) == ["automatic-speech-recognition", "summarization", "token-classification"]
+    assert edges(out) == {("automatic-speech-recognition", "summarization"),
+                          ("automatic-speech-recognition", "token-classification")}
+
+
+def test_task_named_before_its_input_is_ordered_after_it(planner):
+    out = planner.plan("Read aloud the caption of lighthouse.jpg.")
+    assert tasks(out) == ["image-to-text", "text-to-speech"]
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"}
+
+
+def test_question_over_a_quoted_passage(planner):
+    out = planner.plan("Answer the question 'Who wrote it?' using the text 'The novel was written by Mary Shelley in 1818.'")
+    assert tasks(out) == ["question-answering"]
+    assert out.plan.tasks[0].args == {"text": "Who wrote it?", "context": "The novel was written by Mary Shelley in 1818."}
+
+
+def test_chit_chat_gives_an_empty_plan_with_low_confidence(planner):
+    out = planner.plan("Hello there, how are you?")
+    assert out.plan.tasks == [] and out.confidence < 0.6
+
+
+def test_file_from_chat_history(planner):
+    history = [{"role": "user", "content": "Here is my photo: dunes.png"}, {"role": "assistant", "content": "Got it."}]
+    out = planner.plan("Now classify that picture.", history)
+    assert tasks(out) == ["image-classification"]
+    assert out.plan.tasks[0].args == {"image": "dunes.png"}
+
+
+def test_restricted_task_list_falls_back_to_an_allowed_task():
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+    planner = RetrievalPlanner(tasks=["text-generation", "translation"])
+    out = planner.plan("Paraphrase 'The deadline moved to Friday' in simpler words.")
+    assert tasks(out) == ["text-generation"]
+
+
+def test_select_examples_returns_similar_requests_with_plans(planner):
+    examples = planner.select_examples("Transcribe lecture.wav and translate it to German", 3)
+    assert len(examples) == 3
+    assert all(isinstance(r, str) and isinstance(p, Plan) for r, p in examples)
+    assert "automatic-speech-recognition" in {t.task for _, plan in examples for t in plan.tasks}
+
+
+def test_likely_tasks_puts_the_needed_tasks_first(planner):
+    names = planner.likely_tasks("Describe photo.jpg and read the description aloud", 5)
+    assert len(names) == 5
+    assert {"image-to-text", "text-to-speech"} <= set(names[:3])
+
+
+def test_module_helpers_for_the_llm_chain():
+    from langchain_hugginggpt.agent.planners import default_planner, likely_tasks, select_examples
+
+    assert default_planner() is default_planner()
+    assert len(select_examples("caption a.jpg", 2)) == 2
+    assert likely_tasks("caption a.jpg", 3)[0] == "image-to-text"
