@@ -22,7 +22,7 @@ NOUNS = {
              r"voice (?:memo|note|message)s?|noises?|interview|lecture|speaker|narration",
     "video": r"@vid|videos?|films?|movies?|footage|animations?|clips?",
     "doc": r"documents?|receipts?|invoices?|forms?|scans?|scanned|letters?|contracts?|pdfs?|bills?|"
-           r"certificates?|menus?|tickets?|passports?|manuals?|papers?",
+           r"certificates?|menus?|tickets?|passports?|manuals?|papers?|flyers?|brochures?|leaflets?|notices?|pages?",
     "table": r"tables?|tabular|spreadsheets?|csv|rows?|records?|dataset",
     "text": r"@q\d+|@txt|texts?|sentences?|paragraphs?|passages?|articles?|stor(?:y|ies)|messages?|phrases?|essays?|"
             r"reviews?|comments?|posts?|e-?mails?|tweets?|words?|statements?|quotes?|captions?|transcripts?|"
@@ -64,18 +64,20 @@ _CUES: list[tuple[str, str, float]] = [
      r"\bvoice (?:it|this|that|them|your|the)\b", "text-to-speech", 1.0),
     (r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition)|"
      r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|voice|sound|spoken)|"
-     r"hear (?:it|this|that|the)|listen to (?:it|this|that|the (?:result|text|summary|translation|answer|story))", "text-to-speech", 0.8),
+     r"hear (?:it|this|that|the)|listen to (?:it|this|that|(?:the |this |that |my )?(?:result|text|summary|translation|answer|story|note|"
+     r"message|letter|e-?mail|poem|quote|words|paragraph|sentence|@q\d+))", "text-to-speech", 0.8),
     (r"noise (?:reduction|removal|suppression|cancell?ation)|(?:remove|reduce|eliminate|filter|cut)\w* (?:out )?(?:the |any |all )?(?:background )?(?:noise|hiss|hum|static)|"
      r"(?:separate|isolate|extract)\w* (?:the )?(?:vocals?|voices?|speech|instruments?|sources?|speakers?)|"
-     r"(?:change|convert|transform|alter|modify)\w* (?:the |my )?(?:voice|speaker)|speech enhancement|source separation|audio[- ]to[- ]audio|denois\w*", "audio-to-audio", 1.0),
+     r"(?:change|convert|transform|alter|modify)\w* (?:the |my )?(?:voice|speaker)|speech enhancement|source separation|audio[- ]to[- ]audio|denois\w*|"
+     r"without (?:the |any |all |that )?(?:background )?(?:noise|roar|hiss|hum|wind|echo|static|crackle|buzz)", "audio-to-audio", 1.0),
     (r"(?:identify|recogni[sz]e|determine|detect|tell)\w* (?:\w+ ){0,2}?(?:speakers?|who is (?:speaking|talking))|speaker (?:identification|recognition)|"
      r"(?:voice )?commands? (?:\w+ ){0,3}?(?:given|spoken|said)|(?:sound|audio) (?:event|category|class|type|label)s?", "audio-classification", 0.9),
     # language
-    (rf"translat\w*|(?:in|into|to) (?:{LANGUAGES})\b|in(?:to)? (?:another|a different|other) languages?", "translation", 1.0),
+    (rf"translat\w*|(?:in|into|to) (?:{LANGUAGES})\b|(?:reads|speaks|understands|knows) (?:only )?(?:{LANGUAGES})\b|in(?:to)? (?:another|a different|other) languages?", "translation", 1.0),
     (r"summar\w*|synopsis|recap\w*|tl;? ?dr|key (?:points|takeaways|ideas)|main (?:points|ideas)|\bgist\b|condens\w*|"
      r"shorten\w*|boil (?:\w+ )?down|abridg\w*|(?:short|brief|concise|condensed|shorter|compact|quick) (?:version|overview|account|digest)|"
-     r"in a (?:few|couple of) (?:sentences|lines|words)", "summarization", 1.0),
-    (r"named[- ]entit\w*|\bentit(?:y|ies)\b|parts?[- ]of[- ]speech|(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?|\bpos[- ]tag\w*|\bner\b|token classification|"
+     r"in a (?:few|couple of) (?:sentences|lines|words)|essentials|the essence|highlights|in a nutshell|too long", "summarization", 1.0),
+    (r"named[- ]entit\w*|\bentit(?:y|ies)\b|\btagg(?:ed|ing)\b|(?:each|every) (?:person|place|date|name|word|organi[sz]ation)\b|parts?[- ]of[- ]speech|(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?|\bpos[- ]tag\w*|\bner\b|token classification|"
      r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|mark)\w* (?:\w+ ){0,3}?"
      r"(?:names|people|persons|person names|individuals|places|locations|cities|countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|"
      r"nouns?|verbs?|adjectives?|adverbs?|grammatical)", "token-classification", 1.0),
@@ -86,14 +88,15 @@ _CUES: list[tuple[str, str, float]] = [
      r"(?:convey|express|carry|share)\w* (?:\w+ ){0,2}?(?:same|similar) (?:idea|meaning|message|sense|point)|relevance (?:between|of (?:the|these|both))", "sentence-similarity", 1.0),
     (r"answer (?:the|my|this|a|some|these|following)? ?questions?|question[- ]answering|"
      r"(?:based on|according to|using|from) (?:the|this|that|my) (?:text|passage|paragraph|article|context|information|content)", "family:question", 0.8),
-    (r"\banswers?\b|\bquestions?\b|\bask(?:ing)?\b|\bquery\b|find out|\bwondering\b|want to know|like to know|need to know", "family:question", 0.5),
+    (r"\banswers?\b(?! (?:them|him|her|back|me)\b)|\bquestions?\b|\bask(?:ing)?\b|\bquery\b|find out|\bwondering\b|want to know|like to know|need to know", "family:question", 0.5),
     (r"\bchat\w*|conversational|convers(?:e|ing)|(?:have|hold|start|continue) a (?:conversation|dialog\w*)|dialog\w*|(?:respond|reply|react)\w* (?:to|as)|talk (?:to|with|about)|"
      r"(?:friendly|natural|engaging|human-like) (?:response|reply|answer)|what would you say|small talk|chatbot|(?:virtual|voice) assistant|"
-     r"(?:generate|provide|give|write|craft|produce|formulate)\w* (?:me )?(?:a |an )?(?:\w+ ){0,2}?(?:response|reply)\b", "conversational", 0.8),
+     r"(?:generate|provide|give|write|craft|produce|formulate)\w* (?:me )?(?:a |an )?(?:\w+ ){0,2}?(?:response|reply)\b|"
+     r"(?:way|how) to (?:answer|respond|reply)|what (?:to|should i|could i) (?:say|reply|answer)", "conversational", 0.8),
     (r"conversation\w*", "conversational", 0.5),
     (r"(?:write|compose|draft|craft|author)(?:s|ing)?\b(?! (?:down|out|(?:a |an |the )?(?:\w+ )?(?:caption|summary|transcript|translation|description)))|continu\w* (?:the|this|my|writing|it)|complet\w* (?:the|this|my) (?:sentence|text|story|paragraph|phrase)|"
      r"finish (?:the|this|my) (?:sentence|story|text|paragraph)|fill (?:in|out) (?:the |this )?(?:\w+ )?(?:gaps?|blanks?|missing|incomplete|rest)|incomplete (?:text|sentence)|expand\w*|elaborat\w*|brainstorm\w*|come up with|extend (?:the|this|it)|"
-     r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b|continu\w*", "text-generation", 0.7),
+     r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b|continu\w*|keep (?:it|this|that|the \w+) going|carry on|(?:another|one more|a further) (?:paragraph|chapter|verse|stanza)", "text-generation", 0.7),
     (r"(?:generat|creat|produc|writ|compos)\w* (?:me )?(?:a |an |some |the |new )?(?:[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|"
      r"continuation|sentences|dialogue|script|lyrics|tweet|post|content)\b", "text-generation", 0.8),
     (r"paraphras\w*|rewrit\w*|rephras\w*|reword\w*|simplif\w*|correct (?:the )?grammar|proofread\w*", "text2text-generation", 0.8),
@@ -103,12 +106,13 @@ _CUES: list[tuple[str, str, float]] = [
     (r"segment\w*|(?:separate|split|divide|partition|isolate)\w* (?:\w+ ){0,4}?(?:regions|parts|segments|objects|areas|foreground|background|layers)|"
      r"\bmasks?\b|pixel[- ]level|(?:each|every) pixel|cut[- ]?out|outlin\w* (?:each|every|the|all|of)|boundar(?:y|ies) (?:of|between)|"
      r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)", "image-segmentation", 1.0),
-    (r"depth|how far|distances? (?:\w+ ){0,3}?(?:from|to) the camera|\b3d (?:structure|layout|information|perception|shape|map)|"
+    (r"depth|how far|(?:nearer|closer) to (?:the )?(?:camera|viewer|lens)|(?:further|farther) (?:back|away)|distances? (?:\w+ ){0,3}?(?:from|to) the camera|\b3d (?:structure|layout|information|perception|shape|map)|"
      r"(?:near|close)\w* (?:and|or|vs\.?|versus) (?:far|distant)|spatial (?:layout|arrangement|structure)", "depth-estimation", 1.0),
     (r"caption\w*|\bocr\b|image[- ]to[- ]text|(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |written )?"
      r"(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)", "image-to-text", 1.0),
     (r"describ\w*|explain\w* what|tell me (?:about|what)|(?:textual|written) (?:account|summary|explanation)|"
-     r"what(?:'s| is) (?:in|shown|depicted|happening|going on)|(?:give|provide|write|generate|get|produce)\w* (?:me )?(?:a |an )?(?:\w+ )?description", "family:describe", 0.8),
+     r"what(?:'s| is) (?:in|shown|depicted|happening|going on)|(?:give|provide|write|generate|get|produce)\w* (?:me )?(?:a |an )?(?:\w+ )?description|"
+     r"put (?:\w+ ){0,2}?into words|what (?:it|this|that|the \w+) (?:shows|depicts|contains|portrays)|interpret\w*", "family:describe", 0.8),
     (r"descriptions?", "family:describe", 0.5),
     (r"classif\w*|categori[sz]\w*|(?:what|which) (?:kind|type|sort|category|class|genre|species|breed|emotion|mood|feeling|language|accent|instrument|animal|object)s?\b|"
      r"predict\w*|sort\w* (?:\w+ ){0,3}?into|"
@@ -116,7 +120,7 @@ _CUES: list[tuple[str, str, float]] = [
      r"identify (?:the )?(?:kind|type|category|class|genre|species|breed)|determine (?:the )?(?:category|class|type|kind|genre)|"
      r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))|\blabel\w*|\btag(?:s|ging)? (?:the|this|it)|"
      r"identify\w* (?:what|which)", "family:classify", 0.8),
-    (r"(?:generat|creat|mak|produc|render|design|synthesi[sz]|compos|build|craft)\w* (?:me |us )?(?:(?:a|an|the|some|one|two|three|several|few|new|short|brief|quick|simple|fresh)\b ?)*(?:[\w-]+ ){0,3}?"
+    (r"(?:generat|creat|mak|produc|render|design|synthesi[sz]|compos|build|craft|dream\w* up|imagin|come up with)\w* (?:me |us )?(?:(?:a|an|the|some|one|two|three|several|few|new|short|brief|quick|simple|fresh)\b ?)*(?:[\w-]+ ){0,3}?"
      r"(?:images?|pictures?|photos?|illustrations?|drawings?|paintings?|artworks?|visuals?|posters?|logos?|sketch(?:es)?|"
      r"videos?|clips?|animations?|movies?|films?|footage|speech|audio|voice|sound|narration|recordings?)\b|"
      r"(?:turn|convert|transform|change)\w* (?:[\w@]+ ){0,6}?in ?to (?:an? )?(?:[\w-]+ )?(?:images?|pictures?|illustrations?|visuals?|videos?|clips?|animations?|speech|audio|voice|sound)\b", "family:generate", 0.8),
@@ -129,11 +133,13 @@ _CUES: list[tuple[str, str, float]] = [
      r"(?:cartoon|anime|sketch|watercolou?r|oil[- ]painting|black and white|vintage|sepia|pixel art|comic)[- ](?:style|version|look|effect)|"
      r"manipulat\w*|super[- ]?resolution|target (?:image|style|domain)|characteristics of (?:another|a target|the target)|"
      r"(?:as|into|like) (?:an? )?(?:cartoon|anime|watercolou?r|oil painting|pixel art|comic)|colori[sz]\w*", "image-to-image", 0.8),
-    (r"\bedit\w*|(?:add|remove|replace|erase|insert|put|place|swap|delete|change|recolou?r|turn)\w* (?:\w+ ){0,5}?(?:in|to|from|on|into|with) (?:the|this|that|my|it|its)\b|"
+    (r"\bedit\w*|(?:add|remove|replace|erase|insert|swap|delete|change|recolou?r)\w* (?:\w+ ){0,5}?(?:in|to|from|on|into|with) "
+     r"(?:the |this |that |my |its )?(?:image|photo|picture|scene|background|foreground|@img|sky)|"
      r"make the (?:\w+ ){1,2}(?:look|appear|more|less|brighter|darker|blue|red|green|purple)|background", "image-editing", 0.7),
     (r"(?:change|turn|make|paint|recolou?r|colou?r)\w* (?:the |its )?(?:\w+ ){0,4}?(?:to|into) (?:a |an )?(?:red|blue|green|yellow|black|white|"
      r"purple|pink|orange|brown|gr[ae]y|golden|silver|bright|dark)\b|(?:add|insert|put|place|remove|erase|delete|replace|swap)\w* "
      r"(?:a |an |the |some )?(?:\w+ ){0,3}?(?:to|in|into|on|onto|from|with) (?:the )?(?:image|photo|picture|scene|background|foreground|@img)", "image-editing", 0.8),
+    (r"instead of|(?:would|could|might) look (?:\w+ )?(?:better|great|nicer|good) (?:with|if)", "family:edit", 0.7),
     (r"(?:recogni[sz]|identif|detect|determin|tell)\w* (?:\w+ ){0,3}?(?:sounds?|noises?|audio (?:type|content|category))\b", "audio-classification", 0.8),
     # ControlNet-style conditions (our tasks; not in TaskBench's tool list)
     (r"\bpose\b|skeleton|key ?points|openpose", "openpose-control", 0.7),

@@ -34,6 +34,7 @@ FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-t
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
 _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|representing|saying|that says|"
                       r"describing|on the (?:topic|theme) of|:)\s+(.{3,})", re.I)
+_TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
 # Tasks that make something new from a description ("an image of ..."); others work on a given text.
 _GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
@@ -157,10 +158,29 @@ class RetrievalPlanner:
                     self._task_counts[t.task] = self._task_counts.get(t.task, 0) + 1
         return self._task_counts
 
+    def _bridges(self, parsed: ParsedRequest, found: list[Mention]) -> list[Mention]:
+        """'Read out the flyer.png', 'summarize meeting.wav': a text task given an image or a
+        recording needs the task that turns it into text first (image-to-text, speech recognition)."""
+        added: list[Mention] = []
+        ordered = sorted(found, key=lambda m: m.start)
+        for i, m in enumerate(ordered):
+            spec = TASKS[m.task]
+            if spec.required != ("text",) or any(produces_text(p.task) for p in ordered[:i] + added):
+                continue
+            hi = ordered[i + 1].start if i + 1 < len(ordered) else parsed.clauses[parsed.clause_at(m.start)].end
+            own = [f for f in parsed.in_span(parsed.files, m.start, hi) if f.kind in _TO_TEXT]
+            if own and not parsed.in_span(parsed.quotes, m.start, hi):
+                converter = self._allowed(_TO_TEXT[own[0].kind])
+                if converter and converter not in {x.task for x in found + added}:
+                    added.append(Mention(converter, m.start, m.start, m.weight, f"{own[0].kind} to text for {m.task}"))
+        return added
+
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
         first: dict[str, Mention] = {}
         found = self._mentions(parsed)
-        for m in sorted(found + self._unused_files(parsed, found), key=lambda m: m.start):
+        found += self._bridges(parsed, found)
+        extra = self._unused_files(parsed, found) if not found else []  # a request naming a file asks for something
+        for m in sorted(found + extra, key=lambda m: (m.start, m.end)):
             first.setdefault(m.task, m)
         mentions = sorted(first.values(), key=lambda m: m.start)
         steps = []

@@ -149,7 +149,7 @@ def question_in(request: ParsedRequest, start: int = 0, end: int | None = None) 
 
 
 _ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|determine|figure out|understand|answer)\s+"
-                   rf"(?:if\s+|whether\s+)?({WH}\b[^.!?;]*)", re.I)
+                   rf"((?:if|whether|{WH})\b[^.!?;]*)", re.I)
 
 
 _ASKING = re.compile(r"\b(?:questions?|ask\w*|answer\w*|know|wondering|find out|query)\b", re.I)
