@@ -25,7 +25,7 @@ NOTES = """How the offline planner works (agent/planners/): task cues written fr
 typed families such as "classify" or "generate" resolve to a task by the modality they act on), question detection,
 argument extraction (files and URLs by type, quoted text, the question asked), and dependencies from the tasks'
 input/output types and the request's wording ("then", "it", "the result", "also"). The example bank
-(prompts/examples/, 108 requests we wrote) serves few-shot selection for the LLM chain, the narrowed task list, the
+(prompts/examples/, requests we wrote ourselves) serves few-shot selection for the LLM chain, the narrowed task list, the
 confidence, and a fallback task for a named file no cue claimed.
 
 Targets from issue 5 (node F1 >= 70, edge F1 >= 35, median <= 50 ms, no invalid plan): speed and validity are met;

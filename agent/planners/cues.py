@@ -40,6 +40,8 @@ FAMILIES = {
     "generate": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
     "edit": {"image": "image-editing", "audio": "audio-to-audio", "doc": "image-editing"},
+    "detect": {"image": "object-detection"},
+    "make": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
                 "video": "video-classification"},
 }
@@ -58,9 +60,10 @@ _CUES: list[tuple[str, str, float]] = [
      r"(?:make|making) out (?:the |what )", "automatic-speech-recognition", 0.8),
     (r"written (?:form|text|version|record|transcript)", "family:to_text", 0.7),
     (r"(?:convert|turn|change|transform|extract|get)\w* (?:[\w@]+ ){0,6}?in ?to (?:written |plain |readable |editable )?(?:text|words|writing|notes)\b|"
-     r"what (?:\w+ ){0,3}?(?:says|said|is saying|are saying)\b", "family:to_text", 0.8),
+     r"what (?:\w+ ){0,3}?(?:says|said|is saying|are saying)\b|what (?:does|do|did) (?:it|this|that|they|the \w+) say\b|"
+     r"(?:figure|work|make) out (?:the |what )?(?:text|words|writing|letters)", "family:to_text", 0.8),
     (r"(?:read|speak|say|recite|voice|vocali[sz]e)\w* (?:\w+ ){0,4}?(?:aloud|out loud|out)\b|text[- ]to[- ]speech|"
-     r"narrat\w*|voice[- ]?over|read (?:\w+ ){0,3}?to me|pronounc\w*|speak(?!er)\w*|(?:(?<=please )|(?<![a-z] ))say\b|"
+     r"narrat\w*|voice[- ]?over|read (?:\w+ ){0,3}?to me|\baloud\b|out loud|pronounc\w*|speak(?!er)\w*|(?:(?<=please )|(?<![a-z] ))say\b|"
      r"\bvoice (?:it|this|that|them|your|the)\b", "text-to-speech", 1.0),
     (r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition)|"
      r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|voice|sound|spoken)|"
@@ -76,8 +79,9 @@ _CUES: list[tuple[str, str, float]] = [
     (rf"translat\w*|(?:in|into|to) (?:{LANGUAGES})\b|(?:reads|speaks|understands|knows) (?:only )?(?:{LANGUAGES})\b|in(?:to)? (?:another|a different|other) languages?", "translation", 1.0),
     (r"summar\w*|synopsis|recap\w*|tl;? ?dr|key (?:points|takeaways|ideas)|main (?:points|ideas)|\bgist\b|condens\w*|"
      r"shorten\w*|boil (?:\w+ )?down|abridg\w*|(?:short|brief|concise|condensed|shorter|compact|quick) (?:version|overview|account|digest)|"
-     r"in a (?:few|couple of) (?:sentences|lines|words)|essentials|the essence|highlights|in a nutshell|too long", "summarization", 1.0),
-    (r"named[- ]entit\w*|\bentit(?:y|ies)\b|\btagg(?:ed|ing)\b|(?:each|every) (?:person|place|date|name|word|organi[sz]ation)\b|parts?[- ]of[- ]speech|(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?|\bpos[- ]tag\w*|\bner\b|token classification|"
+     r"in a (?:few|couple of) (?:sentences|lines|words)|essentials|the essence|highlights|in a nutshell|too long|"
+     r"cut (?:it |this |that |them )?down|(?:to|in|into) (?:just )?one (?:line|sentence)", "summarization", 1.0),
+    (r"(?:which|what) words\b|words (?:that|which) (?:refer|name|are)|named[- ]entit\w*|\bentit(?:y|ies)\b|\btagg(?:ed|ing)\b|(?:each|every) (?:person|place|date|name|word|organi[sz]ation)\b|parts?[- ]of[- ]speech|(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?|\bpos[- ]tag\w*|\bner\b|token classification|"
      r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|mark)\w* (?:\w+ ){0,3}?"
      r"(?:names|people|persons|person names|individuals|places|locations|cities|countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|"
      r"nouns?|verbs?|adjectives?|adverbs?|grammatical)", "token-classification", 1.0),
@@ -89,7 +93,7 @@ _CUES: list[tuple[str, str, float]] = [
     (r"answer (?:the|my|this|a|some|these|following)? ?questions?|question[- ]answering|"
      r"(?:based on|according to|using|from) (?:the|this|that|my) (?:text|passage|paragraph|article|context|information|content)", "family:question", 0.8),
     (r"\banswers?\b(?! (?:them|him|her|back|me)\b)|\bquestions?\b|\bask(?:ing)?\b|\bquery\b|find out|\bwondering\b|want to know|like to know|need to know", "family:question", 0.5),
-    (r"\bchat\w*|conversational|convers(?:e|ing)|(?:have|hold|start|continue) a (?:conversation|dialog\w*)|dialog\w*|(?:respond|reply|react)\w* (?:to|as)|talk (?:to|with|about)|"
+    (r"\bchat\w*|conversational|convers(?:e|ing)|(?:have|hold|start|continue) a (?:conversation|dialog\w*)|dialog\w*|(?:respond|reply|react)\w* (?:to|as)|(?:talk|chat) (?:to|with) (?:me|us|someone)|let's talk|"
      r"(?:friendly|natural|engaging|human-like) (?:response|reply|answer)|what would you say|small talk|chatbot|(?:virtual|voice) assistant|"
      r"(?:generate|provide|give|write|craft|produce|formulate)\w* (?:me )?(?:a |an )?(?:\w+ ){0,2}?(?:response|reply)\b|"
      r"(?:way|how) to (?:answer|respond|reply)|what (?:to|should i|could i) (?:say|reply|answer)", "conversational", 0.8),
@@ -102,7 +106,8 @@ _CUES: list[tuple[str, str, float]] = [
     (r"paraphras\w*|rewrit\w*|rephras\w*|reword\w*|simplif\w*|correct (?:the )?grammar|proofread\w*", "text2text-generation", 0.8),
     # vision
     (r"(?:object|objects) detect\w*|detect\w*|bounding box\w*|(?:locate|spot|count|mark|point out)\w* (?:\w+ ){0,2}?(?:objects|items|things|people|persons|cars|vehicles|animals|faces|elements)|"
-     r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|highlight)\w* (?:\w+ ){0,4}?(?:objects?|items?)\b|(?:what|which) (?:objects|items|things)|how many \w+ (?:\w+ )?(?:are|appear|can|is)", "object-detection", 0.9),
+     r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|highlight)\w* (?:\w+ ){0,4}?(?:objects?|items?)\b|"
+     r"point(?:ing)? out (?:where|each|every|all)|where (?:each|every|all the|the various) \w+ (?:is|are)\b|(?:what|which) (?:objects|items|things)|how many \w+ (?:\w+ )?(?:are|appear|can|is)", "object-detection", 0.9),
     (r"segment\w*|(?:separate|split|divide|partition|isolate)\w* (?:\w+ ){0,4}?(?:regions|parts|segments|objects|areas|foreground|background|layers)|"
      r"\bmasks?\b|pixel[- ]level|(?:each|every) pixel|cut[- ]?out|outlin\w* (?:each|every|the|all|of)|boundar(?:y|ies) (?:of|between)|"
      r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)", "image-segmentation", 1.0),
@@ -110,7 +115,7 @@ _CUES: list[tuple[str, str, float]] = [
      r"(?:near|close)\w* (?:and|or|vs\.?|versus) (?:far|distant)|spatial (?:layout|arrangement|structure)", "depth-estimation", 1.0),
     (r"caption\w*|\bocr\b|image[- ]to[- ]text|(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |written )?"
      r"(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)", "image-to-text", 1.0),
-    (r"describ\w*|explain\w* what|tell me (?:about|what)|(?:textual|written) (?:account|summary|explanation)|"
+    (r"describ\w*|explain\w* what|tell me about|what (?:the|this|that) \w+ is (?:mainly |all |really )?about|(?:textual|written) (?:account|summary|explanation)|"
      r"what(?:'s| is) (?:in|shown|depicted|happening|going on)|(?:give|provide|write|generate|get|produce)\w* (?:me )?(?:a |an )?(?:\w+ )?description|"
      r"put (?:\w+ ){0,2}?into words|what (?:it|this|that|the \w+) (?:shows|depicts|contains|portrays)|interpret\w*", "family:describe", 0.8),
     (r"descriptions?", "family:describe", 0.5),
@@ -141,6 +146,12 @@ _CUES: list[tuple[str, str, float]] = [
      r"(?:a |an |the |some )?(?:\w+ ){0,3}?(?:to|in|into|on|onto|from|with) (?:the )?(?:image|photo|picture|scene|background|foreground|@img)", "image-editing", 0.8),
     (r"instead of|(?:would|could|might) look (?:\w+ )?(?:better|great|nicer|good) (?:with|if)", "family:edit", 0.7),
     (r"(?:recogni[sz]|identif|detect|determin|tell)\w* (?:\w+ ){0,3}?(?:sounds?|noises?|audio (?:type|content|category))\b", "audio-classification", 0.8),
+    (r"(?:add|put|place|insert|draw)\w* (?:a |an |some )(?:\w+ ){0,3}?(?:over|on|onto|into|behind|above|below|next to|beside|to) ", "family:edit", 0.7),
+    (r"(?:happy|sad|angry|upset|excited|calm|neutral|fearful|surprised|cheerful)(?:,| or) |(?:sounds?|looks?|seems?) (?:more )?like (?:\w+ ){0,3}?or\b", "family:classify", 0.8),
+    (r"(?:find|locate|spot|count)\w* (?:all |every |each |the |any )+\w+", "family:detect", 0.6),
+    (r"(?:artwork|image|picture|illustration|drawing|painting|poster|visual)s? (?:of|showing|depicting|where|that shows)|"
+     r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)|"
+     r"(?:as|be|into) (?:an? )?(?:audio|sound|voice|spoken) (?:clip|file|recording|message|version)", "family:make", 0.7),
     # ControlNet-style conditions (our tasks; not in TaskBench's tool list)
     (r"\bpose\b|skeleton|key ?points|openpose", "openpose-control", 0.7),
     (r"(?:in|with|using|following|matching|keeping) (?:exactly |the )?(?:same|that|this|its) pose", "openpose-text-to-image", 0.9),
@@ -230,6 +241,13 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                     kind = _question_kind(request, match.start(), match.end())
                 elif family in OUTPUT_FAMILIES:
                     kind = _last_noun(match.group(0))
+                elif family == "make":  # "a picture of ...": something to make, unless the request brings one
+                    kind = _last_noun(match.group(0))
+                    if kind in file_kinds:
+                        continue
+                elif family == "to_text" and len(file_kinds - {"text"}) == 1 and not request.in_span(
+                        request.files, match.start(), match.end()):
+                    kind = next(iter(file_kinds - {"text"}))
                 elif family == "classify" and NOUN_RE["table"].search(text):
                     kind = "table"
                 else:

@@ -165,7 +165,7 @@ class RetrievalPlanner:
         ordered = sorted(found, key=lambda m: m.start)
         for i, m in enumerate(ordered):
             spec = TASKS[m.task]
-            if spec.required != ("text",) or any(produces_text(p.task) for p in ordered[:i] + added):
+            if any(spec.inputs[slot] != "text" for slot in spec.required) or any(produces_text(p.task) for p in ordered[:i] + added):
                 continue
             hi = ordered[i + 1].start if i + 1 < len(ordered) else parsed.clauses[parsed.clause_at(m.start)].end
             own = [f for f in parsed.in_span(parsed.files, m.start, hi) if f.kind in _TO_TEXT]
@@ -197,7 +197,9 @@ class RetrievalPlanner:
         gap = parsed.masked[steps[i - 1].mention.end if i else step.lo:step.mention.start]
         own_files = parsed.in_span(parsed.files, step.lo, step.hi)
         own_quotes = parsed.in_span(parsed.quotes, step.lo, step.hi)
-        chained = bool(SEQUENTIAL.search(gap))
+        # "After cleaning the audio, transcribe it": the step before was introduced as coming first.
+        before_prev = parsed.masked[steps[i - 1].lo:steps[i - 1].mention.start] if i else ""
+        chained = bool(SEQUENTIAL.search(gap) or re.search(r"\b(?:after|once|first)\W*$", before_prev, re.I))
         explicit = bool(OUTPUT_REF.search(scope))
         parallel = bool(PARALLEL.search(gap)) and not explicit
         sibling = steps[i - 1] if i and parallel else None  # "... and also X": same inputs as the task before

@@ -134,3 +134,21 @@ def test_module_helpers_for_the_llm_chain():
     assert default_planner() is default_planner()
     assert len(select_examples("caption a.jpg", 2)) == 2
     assert likely_tasks("caption a.jpg", 3)[0] == "image-to-text"
+
+
+def test_text_task_on_a_recording_gets_a_transcription_first(planner):
+    out = planner.plan("Summarize the recording board_meeting.wav for me.")
+    assert tasks(out) == ["automatic-speech-recognition", "summarization"]
+    assert out.plan.tasks[0].args == {"audio": "board_meeting.wav"}
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"}
+
+
+def test_after_doing_x_do_y_chains(planner):
+    out = planner.plan("After cleaning the hiss out of tape.wav, transcribe what the speaker says.")
+    assert tasks(out) == ["audio-to-audio", "automatic-speech-recognition"]
+    assert out.plan.tasks[1].args == {"audio": "<resource>-0"}
+
+
+def test_a_request_that_names_a_file_is_not_chit_chat(planner):
+    out = planner.plan("Here you go: snapshot_0042.png")
+    assert len(out.plan.tasks) == 1 and out.plan.tasks[0].args == {"image": "snapshot_0042.png"}
