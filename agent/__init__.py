@@ -14,7 +14,7 @@ _EXPORTS = {
     "TaskExecutor": "executor", "resolve_args": "executor",
     "HuggingGPT": "hugginggpt", "HuggingGPTInput": "hugginggpt",
     "load_llm": "llms",
-    "LLMPlanner": "planning", "PlanningOutput": "planning",
+    "LLMPlanner": "planning", "PlannerOutput": "planners",
     "Candidate": "schema", "HuggingGPTResult": "schema", "Plan": "schema", "Selection": "schema",
     "StageEvent": "schema", "Task": "schema", "TaskResult": "schema",
     "ModelSelector": "selection", "RegistryCandidates": "selection",

@@ -23,7 +23,8 @@ from langchain_core.runnables.config import patch_config
 from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, PlanningOutput, chat_log_text
+from langchain_hugginggpt.agent.planners import PlannerOutput
+from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
 from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent, TaskResult
 from langchain_hugginggpt.agent.selection import ModelSelector
@@ -60,8 +61,17 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     def from_preset(cls, llm: str | BaseChatModel | None = None, **kwargs: Any) -> "HuggingGPT":
         """Build with a controller preset (`local`, `openai:MODEL`, `hf:REPO`, `hf-endpoint:REPO`)."""
         from langchain_hugginggpt.agent.llms import load_llm
+        from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
 
-        return cls(llm=load_llm(llm), **kwargs)
+        model = load_llm(llm)
+        if isinstance(model, ChatLlamaCpp):
+            # The embedded 135M model plans worse than the retrieval planner (docs/benchmarks.md),
+            # so with it the LLM plans only what retrieval finds no task for.
+            kwargs.setdefault("confidence_threshold", 0.0)
+            # It also loops and invents results when asked to summarise them; the template
+            # answer is built from the results alone, so it stays true.
+            kwargs.setdefault("responder", "template")
+        return cls(llm=model, **kwargs)
 
     @property
     def InputType(self) -> type[HuggingGPTInput]:  # noqa: N802 (LangChain's name)
@@ -158,20 +168,33 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         emit(StageEvent(kind="answer", data={"answer": result.answer}))
 
     async def aplan(self, request: str, chat_history: ChatLog | None = None,
-                    config: RunnableConfig | None = None) -> PlanningOutput:
-        """Stage 1 alone: the plan for a request (validated), and which planner made it."""
+                    config: RunnableConfig | None = None) -> PlannerOutput:
+        """Stage 1 alone: the plan for a request (validated), and which planner made it.
+
+        `auto` takes the retrieval plan when it is confident, else asks the LLM
+        (helped by retrieval: likely tasks, nearest examples as demonstrations),
+        and falls back to the retrieval plan when the LLM's plan is invalid.
+        """
         retrieval = self._retrieval_planner() if self.planner != "llm" else None
+        planned = None
         if retrieval is not None:
             planned = await asyncio.to_thread(retrieval.plan, request, chat_history)
             if self.planner == "retrieval" or self.llm is None or planned.confidence >= self.confidence_threshold:
                 return planned
         if self.llm is None:
             raise ValueError("planner 'llm' needs a controller LLM")
-        helper = self._retrieval_planner()
+        helper = retrieval or self._retrieval_planner()
         planner = LLMPlanner(self.llm,
                              select_examples=getattr(helper, "select_examples", None),
                              likely_tasks=getattr(helper, "likely_tasks", None))
-        return await planner.aplan(request, chat_history, config)
+        try:
+            return await planner.aplan(request, chat_history, config)
+        except ValueError as exc:  # PlanError or unparseable JSON
+            if planned is None or not planned.plan.tasks:
+                raise
+            planned.details["llm_plan_error"] = str(exc)
+            planned.planner = "retrieval (the LLM's plan was invalid)"
+            return planned
 
     def _retrieval_planner(self) -> Any:
         try:

@@ -46,6 +46,7 @@ class ChatLlamaCpp(BaseChatModel):
     n_threads: int | None = None
     temperature: float = 0.0
     max_tokens: int = 512
+    repeat_penalty: float = 1.1  # greedy decoding of a small model loops without it
     seed: int = 0
     cache_bytes: int = 512 * 1024 * 1024
     _llama: Any = PrivateAttr(default=None)
@@ -81,6 +82,7 @@ class ChatLlamaCpp(BaseChatModel):
             "messages": [{"role": _ROLES.get(m.type, "user"), "content": m.text} for m in messages],
             "temperature": kwargs.get("temperature", self.temperature),
             "max_tokens": kwargs.get("max_tokens", self.max_tokens),
+            "repeat_penalty": kwargs.get("repeat_penalty", self.repeat_penalty),
             "stop": stop,
         }
         if kwargs.get("response_format"):

@@ -10,7 +10,6 @@ backend supports it, then parsed and validated into a `Plan`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -18,22 +17,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 
 from langchain_hugginggpt.agent.llms import ainvoke_text, json_llm, parse_json
+from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.schema import Plan, Task
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.prompts import planning_demos, render
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
 ChatLog = Sequence[dict[str, str] | BaseMessage]
-
-
-@dataclass
-class PlanningOutput:
-    """A plan and how it was made (which planner, its confidence, what the LLM wrote)."""
-
-    plan: Plan
-    planner: str
-    confidence: float = 1.0
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 def task_list_text(specs: Sequence[TaskSpec]) -> str:
@@ -132,10 +122,10 @@ class LLMPlanner:
         return messages, names
 
     async def aplan(self, request: str, chat_history: ChatLog | None = None,
-                    config: RunnableConfig | None = None) -> PlanningOutput:
+                    config: RunnableConfig | None = None) -> PlannerOutput:
         messages, names = self.messages(request, chat_history)
         reply = await ainvoke_text(json_llm(self.llm, plan_json_schema(names), "plan"), messages, config)
         plan = plan_from_reply(parse_json(reply))
         validated = validate_plan(plan)
-        return PlanningOutput(plan=validated.plan, planner=self.name,
+        return PlannerOutput(plan=validated.plan, planner=self.name,
                               details={"raw": reply, "repairs": validated.repairs, "task_list": names})

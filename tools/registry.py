@@ -8,6 +8,7 @@ exists stays cheap.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections import defaultdict
 
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertTool
@@ -27,6 +28,7 @@ BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
 
 _ENGINES: dict[str, dict[str, type[Engine]]] = defaultdict(dict)
 _loaded = False
+_load_lock = threading.RLock()  # re-entrant: an engine module may ask the registry while loading
 
 
 def register(cls: type[Engine]) -> type[Engine]:
@@ -45,13 +47,16 @@ def _load_builtins() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for name in BUILTIN_ENGINE_MODULES:
-        try:
-            importlib.import_module(f"langchain_hugginggpt.tools.engines.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"langchain_hugginggpt.tools.engines.{name}":
-                raise
+    with _load_lock:  # selection asks from several threads at once; all must see every engine
+        if _loaded:
+            return
+        for name in BUILTIN_ENGINE_MODULES:
+            try:
+                importlib.import_module(f"langchain_hugginggpt.tools.engines.{name}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"langchain_hugginggpt.tools.engines.{name}":
+                    raise
+        _loaded = True
 
 
 def engines_for(task: str) -> list[type[Engine]]:
