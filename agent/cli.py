@@ -112,6 +112,14 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    if args.markdown:  # the README's task table is generated with this
+        print("| task | inputs | runs here with | stand-in (not a model) | otherwise |")
+        print("|---|---|---|---|---|")
+        for row in rows:
+            other = "needs a download or a GPU" if row["unavailable"] else "no engine yet"
+            print(f"| {row['task']} | {', '.join(row['inputs'])} | {', '.join(row['models']) or '-'} "
+                  f"| {', '.join(row['stand_ins']) or '-'} | {other if not row['models'] else '-'} |")
+        return 0
     from rich.table import Table
 
     table = Table("task", "inputs", "runs here with", "stand-in", "not available")
@@ -171,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(func=cmd_chat)
     tasks = sub.add_parser("tasks", help="supported tasks and the models that can run them here")
     tasks.add_argument("--json", action="store_true")
+    tasks.add_argument("--markdown", action="store_true", help="a Markdown table (used for the README)")
     tasks.set_defaults(func=cmd_tasks)
     logs = sub.add_parser("logs", help="logged runs")
     logs.add_argument("--last", type=int, default=20)
