@@ -71,6 +71,9 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             # It also loops and invents results when asked to summarise them; the template
             # answer is built from the results alone, so it stays true.
             kwargs.setdefault("responder", "template")
+            # Its stated reasons for a model choice are invented; the top-ranked candidate
+            # with that stated as the reason is the honest choice.
+            kwargs.setdefault("selection", "top")
         return cls(llm=model, **kwargs)
 
     @property

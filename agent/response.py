@@ -65,12 +65,15 @@ def process_summary(result: HuggingGPTResult) -> str:
 
 
 def direct_answer(result: HuggingGPTResult) -> str:
-    """The first sentence of the template answer: what the results say, plainly."""
-    texts = [(r.output or {}).get("text") for _, r in sorted(result.results.items()) if r.ok]
-    texts = [t.strip() for t in texts if t and t.strip()]
+    """The first part of the template answer: what each task found, plainly, in plan order."""
     if not result.results or not any(r.ok for r in result.results.values()):
         return "I could not do this: no task produced a result."
-    return texts[-1] if texts else "Done: the results are below."
+    lines: list[str] = []
+    for _, r in sorted(result.results.items()):
+        text = ((r.output or {}).get("text") or "").strip() if r.ok else ""
+        if text and text not in lines:
+            lines.append(text)
+    return "\n".join(lines) if lines else "Done: the results are below."
 
 
 def template_answer(result: HuggingGPTResult) -> str:
