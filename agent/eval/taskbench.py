@@ -191,7 +191,9 @@ def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
 def plan_to_nodes(plan: Plan | list, tools: ToolSet) -> list[Node]:
     """Our plan as TaskBench nodes: task names re-spelled, `<resource>-N` -> `<node-j>` where
     j is the position of task N in the plan; arguments in the order of the task's slots."""
-    tasks = plan.tasks if isinstance(plan, Plan) else [t if isinstance(t, Task) else Task.model_validate(t) for t in plan]
+    if not isinstance(plan, Plan):
+        plan = Plan(tasks=[t if isinstance(t, Task) else Task.model_validate(t) for t in plan])
+    tasks = plan.tasks
     position = {t.id: j for j, t in enumerate(tasks)}
 
     def ref(match: re.Match) -> str:
@@ -221,8 +223,11 @@ def nodes_to_plan(nodes: list[Node], tools: ToolSet) -> Plan:
             refs = [int(r) for r in NODE_REF_RE.findall(value)]
             deps += refs
             value = NODE_REF_RE.sub(lambda m: f"<resource>-{m.group(1)}", value)
-            kind = tools.output_types.get(nodes[refs[0]].task, "text") if refs and refs[0] < len(nodes) else content_type(value)
-            slot = next((s for s, k in free if k == kind), None) or next((s for s, _ in free), None) or f"arg{len(args)}"
+            if refs and refs[0] < len(nodes):
+                kind = tools.output_types.get(nodes[refs[0]].task, "text")
+            else:
+                kind = content_type(value)
+            slot = next((s for s, k in free if k == kind), None) or next((s for s, _ in free), f"arg{len(args)}")
             free = [(s, k) for s, k in free if s != slot]
             args[slot] = value
         tasks.append(Task(task=name, id=j, dep=sorted(set(deps)) or [-1], args=args))
@@ -369,7 +374,8 @@ def report(predictions: list[Prediction], tools: ToolSet) -> dict[str, Any]:
     result = metrics(predictions)
     types = sorted({p.sample.type for p in predictions})
     result["by_type"] = {t: metrics([p for p in predictions if p.sample.type == t]) for t in types}
-    result["latency_ms_median"] = round(statistics.median(p.latency_ms for p in predictions), 2) if predictions else None
+    latencies = [p.latency_ms for p in predictions]
+    result["latency_ms_median"] = round(statistics.median(latencies), 2) if latencies else None
     result["invalid_plans"] = sum(p.error is not None for p in predictions)
     paths = sorted({p.planner for p in predictions if p.planner})
     if paths:

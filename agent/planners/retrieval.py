@@ -28,7 +28,8 @@ from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
 # Tasks whose output annotates their input (boxes, masks, depth): "it" after them still
 # means the original input; only explicit words ("the result", "the mask") chain to them.
-ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"} | {n for n in TASKS if n.endswith("-control")}
+ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"}
+ANNOTATORS |= {name for name in TASKS if name.endswith("-control")}
 # Where a task is not in the allowed list, the nearest one that is.
 FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
@@ -38,15 +39,24 @@ _TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
 # Tasks that make something new from a description ("an image of ..."); others work on a given text.
 _GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
-_NAMES_OUTPUT_OF = {task: tuple(re.compile(p, re.I) for p in patterns) for task, patterns in {
-    "automatic-speech-recognition": (r"\btranscri\w*",), "image-to-text": (r"\bcaption\w*", r"\bdescription\b"),
-    "translation": (r"\btranslat\w*",), "summarization": (r"\bsummar\w*",), "text-to-image": (r"\bgenerated\b", r"\bcreated\b"),
-    "image-editing": (r"\bedited\b", r"\bmodified\b"), "image-to-image": (r"\btransformed\b", r"\benhanced\b", r"\bimproved\b", r"\bstyli[sz]ed\b"),
-    "audio-to-audio": (r"\benhanced\b", r"\bclean(?:ed)?\b", r"\bimproved\b"), "image-segmentation": (r"\bsegment\w*", r"\bmasks?\b"),
-    "depth-estimation": (r"\bdepth\b",), "object-detection": (r"\bdetect\w*", r"\bobjects\b"),
-    "text-generation": (r"\bgenerated text\b", r"\bstory\b", r"\bwritten\b"), "text-to-speech": (r"\bspeech\b", r"\bspoken\b"),
-    "visual-question-answering": (r"\banswer\b",), "document-question-answering": (r"\banswer\b",),
-    "question-answering": (r"\banswer\b",), "conversational": (r"\brepl(?:y|ies)\b", r"\bresponse\b"),
+_NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
+    "automatic-speech-recognition": (r"transcri\w*",),
+    "image-to-text": (r"caption\w*", r"description"),
+    "translation": (r"translat\w*",),
+    "summarization": (r"summar\w*",),
+    "text-to-image": (r"generated", r"created"),
+    "image-editing": (r"edited", r"modified"),
+    "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
+    "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
+    "image-segmentation": (r"segment\w*", r"masks?"),
+    "depth-estimation": (r"depth",),
+    "object-detection": (r"detect\w*", r"objects"),
+    "text-generation": (r"generated text", r"story", r"written"),
+    "text-to-speech": (r"speech", r"spoken"),
+    "visual-question-answering": (r"answer",),
+    "document-question-answering": (r"answer",),
+    "question-answering": (r"answer",),
+    "conversational": (r"repl(?:y|ies)", r"response"),
 }.items()}
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
@@ -165,7 +175,9 @@ class RetrievalPlanner:
         ordered = sorted(found, key=lambda m: m.start)
         for i, m in enumerate(ordered):
             spec = TASKS[m.task]
-            if any(spec.inputs[slot] != "text" for slot in spec.required) or any(produces_text(p.task) for p in ordered[:i] + added):
+            if any(spec.inputs[slot] != "text" for slot in spec.required):
+                continue
+            if any(produces_text(p.task) for p in ordered[:i] + added):
                 continue
             hi = ordered[i + 1].start if i + 1 < len(ordered) else parsed.clauses[parsed.clause_at(m.start)].end
             own = [f for f in parsed.in_span(parsed.files, m.start, hi) if f.kind in _TO_TEXT]
@@ -218,7 +230,8 @@ class RetrievalPlanner:
             if slot in step.args or (slot not in spec.required and kind != "text"):
                 continue
             if kind != "text":
-                same = [v for s, v in sibling.args.items() if TASKS[sibling.task].inputs.get(s) == kind] if sibling else []
+                same = [v for s, v in sibling.args.items()
+                        if TASKS[sibling.task].inputs.get(s) == kind] if sibling else []
                 if same and not [f for f in own_files if f.kind == kind]:
                     step.args[slot] = same[0]
                     step.deps |= {d for d in sibling.deps if f"<resource>-{d}" == same[0]}
@@ -226,7 +239,8 @@ class RetrievalPlanner:
                 j = earlier(kind)
                 mine = [f for f in own_files if f.kind == kind]
                 anywhere = [f for f in parsed.files if f.kind == kind]
-                refers = explicit or (steps[j].task not in ANNOTATORS and bool(RESULT_REF.search(scope))) if j is not None else False
+                # after an annotator (boxes, masks) only explicit words chain; "it" means the original
+                refers = j is not None and (explicit or (steps[j].task not in ANNOTATORS and bool(RESULT_REF.search(scope))))
                 if mine and not (j is not None and explicit):
                     step.args[slot] = mine[0].value
                 elif j is not None and (refers or (chained and not parallel) or not anywhere):

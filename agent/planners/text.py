@@ -33,7 +33,8 @@ OUTPUT_REF = re.compile(
     r"\b(?:result(?:s|ing)?|outputs?|outcome|generated|created|produced|edited|modified|transformed|processed|"
     r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|new (?:image|picture|photo|"
     r"audio|version)|final)\b", re.I)
-_POLITE = re.compile(r"\b(?:(?:could|can|would|will) you|is it possible|do you|may i|might you|is there (?:a|any) way)\b", re.I)
+_POLITE = re.compile(r"\b(?:(?:could|can|would|will) you|is it possible|do you|may i|might you|"
+                     r"is there (?:a|any) way)\b", re.I)
 _LABEL = {"image": "@IMG", "audio": "@AUD", "video": "@VID", "text": "@TXT"}
 WH = r"(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can|was|were|should)"
 

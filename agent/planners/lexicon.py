@@ -1,0 +1,327 @@
+"""The cue lexicon: the ways people ask for each task, written from the task definitions.
+
+A cue is bound to one task ("transcribe" -> automatic-speech-recognition) or to a family
+of tasks whose member depends on what it acts on ("classify" an image, a sound or a table;
+"generate" an image, a video or speech). These are generic English for each task, not
+fitted to any benchmark's wording. cues.py compiles and applies them.
+"""
+
+from __future__ import annotations
+
+NOUNS = {
+    "image": r"@img|images?|pictures?|photo(?:graph)?s?|pics?|snapshots?|screenshots?|illustrations?|drawings?|"
+             r"paintings?|artworks?|graphics?|selfies?|portraits?|visuals?|posters?|logos?|sketch(?:es)?|"
+             r"scenes?|frames?",
+    "audio": r"@aud|audio|recordings?|sounds?|voices?|speech|podcasts?|songs?|music|tracks?|voicemails?|"
+             r"voice (?:memo|note|message)s?|noises?|interview|lecture|speaker|narration",
+    "video": r"@vid|videos?|films?|movies?|footage|animations?|clips?",
+    "doc": r"documents?|receipts?|invoices?|forms?|scans?|scanned|letters?|contracts?|pdfs?|bills?|"
+           r"certificates?|menus?|tickets?|passports?|manuals?|papers?|flyers?|brochures?|leaflets?|notices?|pages?",
+    "table": r"tables?|tabular|spreadsheets?|csv|rows?|records?|dataset",
+    "text": r"@q\d+|@txt|texts?|sentences?|paragraphs?|passages?|articles?|stor(?:y|ies)|messages?|phrases?|essays?|"
+            r"reviews?|comments?|posts?|e-?mails?|tweets?|words?|statements?|quotes?|captions?|transcripts?|"
+            r"transcriptions?|summar(?:y|ies)|content|lines?|poems?|script|lyrics|descriptions?",
+}
+
+# Family -> modality -> task. Documents read as images where no document task fits.
+FAMILIES = {
+    "classify": {"image": "image-classification", "audio": "audio-classification", "table": "tabular-classification",
+                 "text": "text-classification", "video": "video-classification", "doc": "image-classification"},
+    "question": {"image": "visual-question-answering", "doc": "document-question-answering",
+                 "text": "question-answering", "table": "document-question-answering"},
+    "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text",
+                 "video": "video-classification"},
+    "generate": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
+    "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
+    "edit": {"image": "image-editing", "audio": "audio-to-audio", "doc": "image-editing"},
+    "detect": {"image": "object-detection"},
+    "make": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
+    "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
+                "video": "video-classification"},
+}
+# The object of "generate" is what comes out, the object of the others what goes in.
+OUTPUT_FAMILIES = {"generate"}
+
+LANGUAGES = (r"french|spanish|german|italian|chinese|mandarin|japanese|korean|portuguese|russian|arabic|hindi|dutch|"
+             r"english|swedish|greek|turkish|polish|vietnamese|hebrew|danish|finnish|norwegian|czech|thai|"
+             r"indonesian|ukrainian|romanian|hungarian|catalan|swahili|bengali|urdu|persian|latin")
+
+# (task or "family:NAME", weight, alternatives): regexes over the request with quotes and files
+# masked (@Q0, @IMG, @AUD, @VID), joined with "|"; a heavier cue wins where two overlap.
+CUE_TABLE: list[tuple[str, float, list[str]]] = [
+    # speech and audio
+    ("automatic-speech-recognition", 1.0, [
+        r"transcri\w*", r"speech[- ]to[- ]text", r"dictat\w*", r"subtitl\w*",
+        r"recogni[sz]\w* (?:the )?(?:speech|spoken|words)",
+    ]),
+    ("automatic-speech-recognition", 0.8, [
+        r"(?:what|everything|all) (?:that )?(?:is |was |'s |are |were )?(?:being )?(?:said|spoken)",
+        r"(?:spoken|said) words", r"write (?:down|out)", r"(?:make|making) out (?:the |what )",
+    ]),
+    ("family:to_text", 0.7, [
+        r"written (?:form|text|version|record|transcript)",
+    ]),
+    ("family:to_text", 0.8, [
+        r"(?:convert|turn|change|transform|extract|get)\w* (?:[\w@]+ ){0,6}?in ?to (?:written |plain |"
+        r"readable |editable )?(?:text|words|writing|notes)\b",
+        r"what (?:\w+ ){0,3}?(?:says|said|is saying|are saying)\b",
+        r"what (?:does|do|did) (?:it|this|that|they|the \w+) say\b",
+        r"(?:figure|work|make) out (?:the |what )?(?:text|words|writing|letters)",
+    ]),
+    ("text-to-speech", 1.0, [
+        r"(?:read|speak|say|recite|voice|vocali[sz]e)\w* (?:\w+ ){0,4}?(?:aloud|out loud|out)\b",
+        r"text[- ]to[- ]speech", r"narrat\w*", r"voice[- ]?over", r"read (?:\w+ ){0,3}?to me", r"\baloud\b",
+        r"out loud", r"pronounc\w*", r"speak(?!er)\w*", r"(?:(?<=please )|(?<![a-z] ))say\b",
+        r"\bvoice (?:it|this|that|them|your|the)\b",
+    ]),
+    ("text-to-speech", 0.8, [
+        r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition)",
+        r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|"
+        r"voice|sound|spoken)",
+        r"hear (?:it|this|that|the)",
+        r"listen to (?:it|this|that|(?:the |this |that |my )?(?:result|text|summary|translation|answer|story|"
+        r"note|message|letter|e-?mail|poem|quote|words|paragraph|sentence|@q\d+))",
+    ]),
+    ("audio-to-audio", 1.0, [
+        r"noise (?:reduction|removal|suppression|cancell?ation)",
+        r"(?:remove|reduce|eliminate|filter|cut)\w* (?:out )?(?:the |any |all )?(?:background )?(?:noise|"
+        r"hiss|hum|static)",
+        r"(?:separate|isolate|extract)\w* (?:the )?(?:vocals?|voices?|speech|instruments?|sources?|speakers?)",
+        r"(?:change|convert|transform|alter|modify)\w* (?:the |my )?(?:voice|speaker)", r"speech enhancement",
+        r"source separation", r"audio[- ]to[- ]audio", r"denois\w*",
+        r"without (?:the |any |all |that )?(?:background )?(?:noise|roar|hiss|hum|wind|echo|static|crackle|buzz)",
+    ]),
+    ("audio-classification", 0.9, [
+        r"(?:identify|recogni[sz]e|determine|detect|tell)\w* (?:\w+ ){0,2}?(?:speakers?|who is (?:speaking|talking))",
+        r"speaker (?:identification|recognition)", r"(?:voice )?commands? (?:\w+ ){0,3}?(?:given|spoken|said)",
+        r"(?:sound|audio) (?:event|category|class|type|label)s?",
+    ]),
+    # language
+    ("translation", 1.0, [
+        r"translat\w*", rf"(?:in|into|to) (?:{LANGUAGES})\b",
+        rf"(?:reads|speaks|understands|knows) (?:only )?(?:{LANGUAGES})\b",
+        r"in(?:to)? (?:another|a different|other) languages?",
+    ]),
+    ("summarization", 1.0, [
+        r"summar\w*", r"synopsis", r"recap\w*", r"tl;? ?dr", r"key (?:points|takeaways|ideas)",
+        r"main (?:points|ideas)", r"\bgist\b", r"condens\w*", r"shorten\w*", r"boil (?:\w+ )?down", r"abridg\w*",
+        r"(?:short|brief|concise|condensed|shorter|compact|quick) (?:version|overview|account|digest)",
+        r"in a (?:few|couple of) (?:sentences|lines|words)", r"essentials", r"the essence", r"highlights",
+        r"in a nutshell", r"too long", r"cut (?:it |this |that |them )?down",
+        r"(?:to|in|into) (?:just )?one (?:line|sentence)",
+    ]),
+    ("token-classification", 1.0, [
+        r"(?:which|what) words\b", r"words (?:that|which) (?:refer|name|are)", r"named[- ]entit\w*",
+        r"\bentit(?:y|ies)\b", r"\btagg(?:ed|ing)\b",
+        r"(?:each|every) (?:person|place|date|name|word|organi[sz]ation)\b", r"parts?[- ]of[- ]speech",
+        r"(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?",
+        r"\bpos[- ]tag\w*", r"\bner\b", r"token classification",
+        r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|"
+        r"mark)\w* (?:\w+ ){0,3}?(?:names|people|persons|person names|individuals|places|locations|cities|"
+        r"countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|nouns?|verbs?|"
+        r"adjectives?|adverbs?|grammatical)",
+    ]),
+    ("text-classification", 0.8, [
+        r"sentiment", r"(?:positive|negative)(?: or| vs\.?)",
+        r"(?:emotion|tone|mood|attitude|polarity|intent|topic) (?:of|in|behind) (?:the|this|that|my)", r"spam",
+    ]),
+    ("sentence-similarity", 1.0, [
+        r"similar\w*", r"same meaning", r"equivalent in meaning", r"semantic\w*",
+        r"(?:how|whether) (?:\w+ )?(?:close|alike|related|equivalent|different)\w*",
+        r"compar\w* (?:\w+ ){0,3}?(?:sentences|texts|phrases|statements|@q\d+|two|both|them|meaning)",
+        r"mirror each other", r"resembl\w*", r"paraphrases of each other", r"(?:mean|say) (?:\w+ ){0,2}?the same",
+        r"same thing",
+        r"(?:how|whether) (?:\w+ ){0,2}?(?:closely|well) (?:\w+ ){0,3}?(?:align|match|correspond|relate|overlap)",
+        r"relatedness", r"likeness",
+        r"(?:convey|express|carry|share)\w* (?:\w+ ){0,2}?(?:same|similar) (?:idea|meaning|message|sense|point)",
+        r"relevance (?:between|of (?:the|these|both))",
+    ]),
+    ("family:question", 0.8, [
+        r"answer (?:the|my|this|a|some|these|following)? ?questions?", r"question[- ]answering",
+        r"(?:based on|according to|using|from) (?:the|this|that|my) (?:text|passage|paragraph|article|"
+        r"context|information|content)",
+    ]),
+    ("family:question", 0.5, [
+        r"\banswers?\b(?! (?:them|him|her|back|me)\b)", r"\bquestions?\b", r"\bask(?:ing)?\b", r"\bquery\b",
+        r"find out", r"\bwondering\b", r"want to know", r"like to know", r"need to know",
+    ]),
+    ("conversational", 0.8, [
+        r"\bchat\w*", r"conversational", r"convers(?:e|ing)",
+        r"(?:have|hold|start|continue) a (?:conversation|dialog\w*)", r"dialog\w*",
+        r"(?:respond|reply|react)\w* (?:to|as)", r"(?:talk|chat) (?:to|with) (?:me|us|someone)", r"let's talk",
+        r"(?:friendly|natural|engaging|human-like) (?:response|reply|answer)", r"what would you say", r"small talk",
+        r"chatbot", r"(?:virtual|voice) assistant",
+        r"(?:generate|provide|give|write|craft|produce|formulate)\w* (?:me )?(?:a |"
+        r"an )?(?:\w+ ){0,2}?(?:response|reply)\b",
+        r"(?:way|how) to (?:answer|respond|reply)", r"what (?:to|should i|could i) (?:say|reply|answer)",
+    ]),
+    ("conversational", 0.5, [
+        r"conversation\w*",
+    ]),
+    ("text-generation", 0.7, [
+        r"(?:write|compose|draft|craft|author)(?:s|ing)?\b(?! (?:down|out|(?:a |an |"
+        r"the )?(?:\w+ )?(?:caption|summary|transcript|translation|description)))",
+        r"continu\w* (?:the|this|my|writing|it)",
+        r"complet\w* (?:the|this|my) (?:sentence|text|story|paragraph|phrase)",
+        r"finish (?:the|this|my) (?:sentence|story|text|paragraph)",
+        r"fill (?:in|out) (?:the |this )?(?:\w+ )?(?:gaps?|blanks?|missing|incomplete|rest)",
+        r"incomplete (?:text|sentence)", r"expand\w*", r"elaborat\w*", r"brainstorm\w*", r"come up with",
+        r"extend (?:the|this|it)",
+        r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b",
+        r"continu\w*", r"keep (?:it|this|that|the \w+) going", r"carry on",
+        r"(?:another|one more|a further) (?:paragraph|chapter|verse|stanza)",
+    ]),
+    ("text-generation", 0.8, [
+        r"(?:generat|creat|produc|writ|compos)\w* (?:me )?(?:a |an |some |the |"
+        r"new )?(?:[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|continuation|sentences|"
+        r"dialogue|script|lyrics|tweet|post|content)\b",
+    ]),
+    ("text2text-generation", 0.8, [
+        r"paraphras\w*", r"rewrit\w*", r"rephras\w*", r"reword\w*", r"simplif\w*", r"correct (?:the )?grammar",
+        r"proofread\w*",
+    ]),
+    # vision
+    ("object-detection", 0.9, [
+        r"(?:object|objects) detect\w*", r"detect\w*", r"bounding box\w*",
+        r"(?:locate|spot|count|mark|point out)\w* (?:\w+ ){0,2}?(?:objects|items|things|people|persons|cars|"
+        r"vehicles|animals|faces|elements)",
+        r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|"
+        r"highlight)\w* (?:\w+ ){0,4}?(?:objects?|items?)\b",
+        r"point(?:ing)? out (?:where|each|every|all)", r"where (?:each|every|all the|the various) \w+ (?:is|are)\b",
+        r"(?:what|which) (?:objects|items|things)", r"how many \w+ (?:\w+ )?(?:are|appear|can|is)",
+    ]),
+    ("image-segmentation", 1.0, [
+        r"segment\w*",
+        r"(?:separate|split|divide|partition|isolate)\w* (?:\w+ ){0,4}?(?:regions|parts|segments|objects|"
+        r"areas|foreground|background|layers)",
+        r"\bmasks?\b", r"pixel[- ]level", r"(?:each|every) pixel", r"cut[- ]?out",
+        r"outlin\w* (?:each|every|the|all|of)", r"boundar(?:y|ies) (?:of|between)",
+        r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)",
+    ]),
+    ("depth-estimation", 1.0, [
+        r"depth", r"how far", r"(?:nearer|closer) to (?:the )?(?:camera|viewer|lens)",
+        r"(?:further|farther) (?:back|away)", r"distances? (?:\w+ ){0,3}?(?:from|to) the camera",
+        r"\b3d (?:structure|layout|information|perception|shape|map)",
+        r"(?:near|close)\w* (?:and|or|vs\.?|versus) (?:far|distant)", r"spatial (?:layout|arrangement|structure)",
+    ]),
+    ("image-to-text", 1.0, [
+        r"caption\w*", r"\bocr\b", r"image[- ]to[- ]text",
+        r"(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |"
+        r"written )?(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)",
+    ]),
+    ("family:describe", 0.8, [
+        r"describ\w*", r"explain\w* what", r"tell me about",
+        r"what (?:the|this|that) \w+ is (?:mainly |all |really )?about",
+        r"(?:textual|written) (?:account|summary|explanation)",
+        r"what(?:'s| is) (?:in|shown|depicted|happening|going on)",
+        r"(?:give|provide|write|generate|get|produce)\w* (?:me )?(?:a |an )?(?:\w+ )?description",
+        r"put (?:\w+ ){0,2}?into words", r"what (?:it|this|that|the \w+) (?:shows|depicts|contains|portrays)",
+        r"interpret\w*",
+    ]),
+    ("family:describe", 0.5, [
+        r"descriptions?",
+    ]),
+    ("family:classify", 0.8, [
+        r"classif\w*", r"categori[sz]\w*",
+        r"(?:what|which) (?:kind|type|sort|category|class|genre|species|breed|emotion|mood|feeling|language|"
+        r"accent|instrument|animal|object)s?\b",
+        r"predict\w*", r"sort\w* (?:\w+ ){0,3}?into",
+        r"(?:determin|identif|detect|recogni[sz]|analy[sz]|assess|evaluat|figur)\w* (?:out )?(?:the |its |"
+        r"their )?(?:\w+ )?(?:emotion|mood|feeling|language|accent|genre|speaker|sentiment|tone|category|"
+        r"class|type|kind|species|breed)s?\b",
+        r"identify (?:the )?(?:kind|type|category|class|genre|species|breed)",
+        r"determine (?:the )?(?:category|class|type|kind|genre)",
+        r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))", r"\blabel\w*",
+        r"\btag(?:s|ging)? (?:the|this|it)", r"identify\w* (?:what|which)",
+    ]),
+    ("family:generate", 0.8, [
+        r"(?:generat|creat|mak|produc|render|design|synthesi[sz]|compos|build|craft|dream\w* up|imagin|"
+        r"come up with)\w* (?:me |us )?(?:(?:a|an|the|some|one|two|three|several|few|new|short|brief|quick|"
+        r"simple|fresh)\b ?)*(?:[\w-]+ ){0,3}?(?:images?|pictures?|photos?|illustrations?|drawings?|"
+        r"paintings?|artworks?|visuals?|posters?|logos?|sketch(?:es)?|videos?|clips?|animations?|movies?|"
+        r"films?|footage|speech|audio|voice|sound|narration|recordings?)\b",
+        r"(?:turn|convert|transform|change)\w* (?:[\w@]+ ){0,6}?in ?to (?:an? )?(?:[\w-]+ )?(?:images?|"
+        r"pictures?|illustrations?|visuals?|videos?|clips?|animations?|speech|audio|voice|sound)\b",
+    ]),
+    ("text-to-image", 0.8, [
+        r"(?:draw|paint|sketch|illustrate|visuali[sz]e)s?\b", r"text[- ]to[- ]image",
+    ]),
+    ("text-to-video", 0.8, [
+        r"text[- ]to[- ]video", r"animat\w*",
+        r"(?:video|clip|animation|movie|film|footage) (?:of|showing|depicting|that shows|based on|from|"
+        r"illustrating|about|representing)",
+    ]),
+    ("family:enhance", 0.7, [
+        r"enhanc\w*", r"improv\w*", r"clean\w*(?: up)?", r"restor\w*", r"sharpen\w*", r"upscal\w*", r"deblur\w*",
+        r"transform\w*", r"styli[sz]\w*", r"restyl\w*", r"brighten\w*", r"darken\w*", r"convert\w*", r"refin\w*",
+        r"boost\w*", r"quality", r"clearer", r"crisper",
+    ]),
+    ("family:edit", 0.8, [
+        r"to match (?:the|a|this|my) (?:\w+ )?(?:description|text|instruction|prompt)",
+        r"(?:change|alter|modify|adjust)\w* (?:the )?(?:colou?rs? of|background|attributes?)", r"modif\w*",
+        r"alter\w*", r"adjust\w*",
+        r"(?:make|apply)\w* (?:\w+ ){0,2}?(?:changes?|edits?|adjustments?|modifications?)",
+        r"changes? to (?:the|this|my)",
+    ]),
+    ("image-to-image", 0.8, [
+        r"style (?:transfer|of)", r"in the style of", r"(?:variation|variant)s? of", r"image[- ]to[- ]image",
+        r"(?:cartoon|anime|sketch|watercolou?r|oil[- ]painting|black and white|vintage|sepia|pixel art|"
+        r"comic)[- ](?:style|version|look|effect)",
+        r"manipulat\w*", r"super[- ]?resolution", r"target (?:image|style|domain)",
+        r"characteristics of (?:another|a target|the target)",
+        r"(?:as|into|like) (?:an? )?(?:cartoon|anime|watercolou?r|oil painting|pixel art|comic)", r"colori[sz]\w*",
+    ]),
+    ("image-editing", 0.7, [
+        r"\bedit\w*",
+        r"(?:add|remove|replace|erase|insert|swap|delete|change|recolou?r)\w* (?:\w+ ){0,5}?(?:in|to|from|on|"
+        r"into|with) (?:the |this |that |my |its )?(?:image|photo|picture|scene|background|foreground|@img|"
+        r"sky)",
+        r"make the (?:\w+ ){1,2}(?:look|appear|more|less|brighter|darker|blue|red|green|purple)", r"background",
+    ]),
+    ("image-editing", 0.8, [
+        r"(?:change|turn|make|paint|recolou?r|colou?r)\w* (?:the |its )?(?:\w+ ){0,4}?(?:to|into) (?:a |"
+        r"an )?(?:red|blue|green|yellow|black|white|purple|pink|orange|brown|gr[ae]y|golden|silver|bright|"
+        r"dark)\b",
+        r"(?:add|insert|put|place|remove|erase|delete|replace|swap)\w* (?:a |an |the |"
+        r"some )?(?:\w+ ){0,3}?(?:to|in|into|on|onto|from|with) (?:the )?(?:image|photo|picture|scene|"
+        r"background|foreground|@img)",
+    ]),
+    ("family:edit", 0.7, [
+        r"instead of", r"(?:would|could|might) look (?:\w+ )?(?:better|great|nicer|good) (?:with|if)",
+    ]),
+    ("audio-classification", 0.8, [
+        r"(?:recogni[sz]|identif|detect|determin|tell)\w* (?:\w+ ){0,3}?(?:sounds?|noises?|audio (?:type|"
+        r"content|category))\b",
+    ]),
+    ("family:edit", 0.7, [
+        r"(?:add|put|place|insert|draw)\w* (?:a |an |some )(?:\w+ ){0,3}?(?:over|on|onto|into|behind|above|"
+        r"below|next to|beside|to) ",
+    ]),
+    ("family:classify", 0.8, [
+        r"(?:happy|sad|angry|upset|excited|calm|neutral|fearful|surprised|cheerful)(?:,| or) ",
+        r"(?:sounds?|looks?|seems?) (?:more )?like (?:\w+ ){0,3}?or\b",
+    ]),
+    ("family:detect", 0.6, [
+        r"(?:find|locate|spot|count)\w* (?:all |every |each |the |any )+\w+",
+    ]),
+    ("family:make", 0.7, [
+        r"(?:artwork|image|picture|illustration|drawing|painting|poster|visual)s? (?:of|showing|depicting|"
+        r"where|that shows)",
+        r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)",
+        r"(?:as|be|into) (?:an? )?(?:audio|sound|voice|spoken) (?:clip|file|recording|message|version)",
+    ]),
+    # ControlNet-style conditions (our tasks; not in TaskBench's tool list)
+    ("openpose-control", 0.7, [
+        r"\bpose\b", r"skeleton", r"key ?points", r"openpose",
+    ]),
+    ("openpose-text-to-image", 0.9, [
+        r"(?:in|with|using|following|matching|keeping) (?:exactly |the )?(?:same|that|this|its) pose",
+    ]),
+    ("canny-text-to-image", 0.9, [
+        r"(?:in|with|using|following|matching|keeping) (?:exactly |the )?(?:same|that|this|its) (?:edges?|"
+        r"outlines?|contours?)",
+    ]),
+    ("canny-control", 0.7, [
+        r"\bcanny\b", r"edge (?:map|detection)", r"\bedges\b",
+    ]),
+]
