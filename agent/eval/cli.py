@@ -66,6 +66,10 @@ def make_planner(name: str, tasks: list[str], llm_preset: str | None = None, ret
 
 
 def cmd_taskbench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    if not Path(args.file).is_file():
+        raise FileNotFoundError(f"TaskBench data file {args.file} not found")
     tools = ToolSet.load(args.tools or find_tool_list(args.file))
     tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
     planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)

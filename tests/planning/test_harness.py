@@ -78,3 +78,8 @@ def test_tool_list_names_map_to_our_tasks():
     assert len(tools.names) == 23
     assert all(name in TASKS for name in tools.our_tasks())
     assert tools.output_types["Object Detection"] == "text"
+
+
+def test_missing_data_file_is_named(capsys):
+    assert cli.main(["eval", "taskbench", "/no/such/data.jsonl"]) == 1
+    assert "/no/such/data.jsonl not found" in capsys.readouterr().err
