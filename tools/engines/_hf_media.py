@@ -1,0 +1,185 @@
+"""transformers runners for the vision, audio and video tasks. Results keep the pipeline's
+shape (minus in-memory images and arrays, which become files in the workspace)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from langchain_hugginggpt.tools.base import ExpertOutput
+from langchain_hugginggpt.tools.engines._hf_text import labels_text
+from langchain_hugginggpt.tools.engines._hub import TransformersEngine, jsonable, load_audio, torch_device, write_wav
+from langchain_hugginggpt.tools.engines._image_io import PALETTE, count_summary, draw_boxes, load_image, save_png
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+    from langchain_hugginggpt.agent.workspace import Workspace
+
+
+class _ImageEngine(TransformersEngine):
+    def image(self, inputs: dict[str, Any]) -> "PILImage.Image":
+        return load_image(self, self.require(inputs, "image"))
+
+
+class ImageClassification(_ImageEngine):
+    pipeline_task = "image-classification"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        result = jsonable(self.pipeline()(self.image(inputs), top_k=5))
+        return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))
+
+
+class ObjectDetection(_ImageEngine):
+    pipeline_task = "object-detection"
+    score_threshold: ClassVar[float] = 0.5
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        image = self.image(inputs)
+        result = jsonable(self.pipeline()(image, threshold=self.score_threshold))
+        for detection in result:  # predicted boxes may overhang the border; report the visible part
+            box = detection["box"]
+            for key, side in (("xmin", image.width), ("xmax", image.width), ("ymin", image.height), ("ymax", image.height)):
+                box[key] = min(max(box[key], 0), side)
+        drawn = save_png(draw_boxes(image, result), workspace, stem="detection")
+        summary = count_summary([d["label"] for d in result]) or "no objects found"
+        return ExpertOutput(model=self.model_id, result=result, text=summary, image=drawn)
+
+
+def overlay_masks(image: "PILImage.Image", masks: list["PILImage.Image"], alpha: float = 0.5) -> "PILImage.Image":
+    """`image` with each mask painted in its own palette colour."""
+    from PIL import Image
+
+    canvas = image.convert("RGB")
+    for index, mask in enumerate(masks):
+        colour = Image.new("RGB", canvas.size, PALETTE[index % len(PALETTE)])
+        weight = mask.convert("L").resize(canvas.size).point(lambda v: int(v * alpha))
+        canvas = Image.composite(colour, canvas, weight)
+    return canvas
+
+
+class ImageSegmentation(_ImageEngine):
+    pipeline_task = "image-segmentation"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        image = self.image(inputs)
+        segments = self.pipeline()(image)
+        overlay = save_png(overlay_masks(image, [s["mask"] for s in segments]), workspace, stem="segmentation")
+        result = [{"label": s["label"], "score": jsonable(s.get("score"))} for s in segments]
+        text = ", ".join(dict.fromkeys(s["label"] for s in result)) or "no segments found"
+        return ExpertOutput(model=self.model_id, result=result, text=text, image=overlay)
+
+
+class DepthEstimation(_ImageEngine):
+    pipeline_task = "depth-estimation"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        out = self.pipeline()(self.image(inputs))
+        depth = out["predicted_depth"]
+        path = save_png(out["depth"], workspace, stem="depth")
+        result = {"depth": path, "min": float(depth.min()), "max": float(depth.max())}
+        return ExpertOutput(model=self.model_id, result=result, text="depth map (brighter is nearer)", image=path)
+
+
+class ImageToText(_ImageEngine):
+    """Captioning/OCR with an image-to-sequence model (ViT-GPT2, BLIP, GIT, TrOCR)."""
+
+    max_new_tokens: ClassVar[int] = 32
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        import torch
+
+        image = self.image(inputs)
+        processor = self.pretrained("AutoImageProcessor")
+        tokenizer = self.pretrained("AutoTokenizer")
+        model = self.pretrained("AutoModelForImageTextToText")
+        pixels = processor(images=image, return_tensors="pt")["pixel_values"].to(torch_device(), model.dtype)
+        with torch.inference_mode():
+            generated = model.generate(pixel_values=pixels, max_new_tokens=self.max_new_tokens)
+        caption = tokenizer.decode(generated[0], skip_special_tokens=True).strip()
+        return ExpertOutput(model=self.model_id, result=[{"generated_text": caption}], text=caption)
+
+
+class VisualQuestionAnswering(_ImageEngine):
+    """ViLT-style answer classifiers (scores are sigmoids, as the pipeline gave) or generative VQA (BLIP)."""
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        import torch
+
+        image, question = self.image(inputs), self.require(inputs, "text")
+        processor = self.pretrained("AutoProcessor")
+        model = self.pretrained("AutoModelForVisualQuestionAnswering")
+        encoded = processor(images=image, text=question, return_tensors="pt", truncation=True).to(torch_device())
+        with torch.inference_mode():
+            if model.can_generate():
+                answer = processor.decode(model.generate(**encoded)[0], skip_special_tokens=True).strip()
+                result = [{"answer": answer}]
+            else:
+                probs = model(**encoded).logits[0].float().sigmoid().cpu()
+                top = probs.topk(min(5, probs.numel()))
+                result = [{"score": float(s), "answer": model.config.id2label[int(i)]} for s, i in zip(top.values, top.indices)]
+        return ExpertOutput(model=self.model_id, result=result, text=result[0]["answer"])
+
+
+class DocumentQuestionAnswering(_ImageEngine):
+    """LayoutLM-style models read the words with Tesseract (pytesseract); Donut needs no OCR."""
+
+    pipeline_task = "document-question-answering"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        result = jsonable(self.pipeline()(image=self.image(inputs), question=self.require(inputs, "text")))
+        if isinstance(result, dict):
+            result = [result]
+        return ExpertOutput(model=self.model_id, result=result, text=result[0]["answer"] if result else "no answer found")
+
+
+class _AudioEngine(TransformersEngine):
+    requires = TransformersEngine.requires + ("av",)  # PyAV decodes and resamples any audio file
+
+    def samples(self, inputs: dict[str, Any], sampling_rate: int) -> Any:
+        path = self.require(inputs, "audio")
+        try:
+            return load_audio(path, sampling_rate)
+        except (ValueError, OSError) as exc:
+            raise self.fail(str(exc)) from None
+
+
+class SpeechRecognition(_AudioEngine):
+    pipeline_task = "automatic-speech-recognition"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        pipe = self.pipeline()
+        rate = pipe.feature_extractor.sampling_rate
+        samples = self.samples(inputs, rate)
+        long_clip = {"chunk_length_s": 30} if len(samples) > 30 * rate else {}
+        result = jsonable(pipe({"raw": samples, "sampling_rate": rate}, **long_clip))
+        return ExpertOutput(model=self.model_id, result=result, text=result["text"].strip())
+
+
+class AudioClassification(_AudioEngine):
+    pipeline_task = "audio-classification"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        pipe = self.pipeline()
+        rate = pipe.feature_extractor.sampling_rate
+        result = jsonable(pipe({"raw": self.samples(inputs, rate), "sampling_rate": rate}, top_k=5))
+        return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))
+
+
+class TextToSpeech(TransformersEngine):
+    pipeline_task = "text-to-audio"
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        out = self.pipeline()(self.require(inputs, "text"))
+        path = workspace.new_output(".wav", stem="speech")
+        write_wav(out["audio"], out["sampling_rate"], path)
+        result = {"audio": str(path), "sampling_rate": int(out["sampling_rate"])}
+        return ExpertOutput(model=self.model_id, result=result, text=f"speech written to {path.name}", audio=str(path))
+
+
+class VideoClassification(TransformersEngine):
+    pipeline_task = "video-classification"
+    requires = TransformersEngine.requires + ("av",)  # the pipeline reads frames with PyAV
+
+    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+        result = jsonable(self.pipeline()(str(self.require(inputs, "video")), top_k=5))
+        return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))
