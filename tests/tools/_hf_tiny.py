@@ -33,7 +33,7 @@ def word_tokenizer():
     from transformers import BertTokenizer
 
     vocab = {w: i for i, w in enumerate(SPECIALS + WORDS)}
-    return BertTokenizer(vocab=vocab)
+    return BertTokenizer(vocab=vocab, model_max_length=64)
 
 
 def _bert_config(**kwargs):
@@ -239,5 +239,18 @@ def save_vits(folder: Path) -> Path:
                         upsample_rates=[8, 2], upsample_kernel_sizes=[16, 4], resblock_kernel_sizes=[3, 7],
                         resblock_dilation_sizes=[[1, 3, 5], [1, 3, 5]], sampling_rate=16000)
     VitsModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def save_layoutlm_qa(folder: Path) -> Path:
+    """LayoutLM for extractive document QA (the impira/layoutlm-document-qa architecture)."""
+    from transformers import LayoutLMConfig, LayoutLMForQuestionAnswering
+
+    _seed()
+    tokenizer = word_tokenizer()
+    config = LayoutLMConfig(vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                            intermediate_size=32, max_position_embeddings=128, max_2d_position_embeddings=1024)
+    LayoutLMForQuestionAnswering(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

@@ -226,6 +226,22 @@ def test_visual_question_answering_answers_from_the_config(vilt, ws):
     assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
 
 
+def test_document_question_answering_reads_the_words_with_tesseract(root, ws):
+    from PIL import ImageDraw, ImageFont
+
+    page = Image.new("RGB", (420, 120), "white")
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype("DejaVuSans.ttf", 28)  # fonts-dejavu-core, installed for the OCR tests
+    draw.text((10, 10), "the cat sat on a mat", fill="black", font=font)
+    draw.text((10, 60), "ada lived in london", fill="black", font=font)
+    page.save(ws.root / "page.png")
+    out = run("document-question-answering", tiny.save_layoutlm_qa(root / "layoutlm"), ws,
+              image="page.png", text="where did ada live?")
+    [answer] = out.result
+    assert answer["answer"] and set(answer["answer"].split()) <= set("the cat sat on a mat ada lived in london".split())
+    assert 0 <= answer["start"] <= answer["end"] and out.text == answer["answer"]
+
+
 def test_a_corrupt_image_is_an_expert_error(vit, ws):
     with pytest.raises(ExpertError, match=r"image-classification with .*vit.*not an image"):
         run("image-classification", vit, ws, image="broken.png")

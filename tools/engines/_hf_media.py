@@ -126,7 +126,10 @@ class DocumentQuestionAnswering(_ImageEngine):
     pipeline_task = "document-question-answering"
 
     def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
-        result = jsonable(self.pipeline()(image=self.image(inputs), question=self.require(inputs, "text")))
+        pipe = self.pipeline()
+        # Tokenizers saved without a model_max_length report ~1e30, which the window logic cannot use.
+        max_seq_len = min(getattr(pipe.tokenizer, "model_max_length", 512) or 512, 512)
+        result = jsonable(pipe(image=self.image(inputs), question=self.require(inputs, "text"), max_seq_len=max_seq_len))
         if isinstance(result, dict):
             result = [result]
         return ExpertOutput(model=self.model_id, result=result, text=result[0]["answer"] if result else "no answer found")
