@@ -18,6 +18,8 @@ import socket
 import threading
 import wave
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -36,9 +38,9 @@ class FakeProvider(BaseHTTPRequestHandler):
     """`POST /models/<id>`: detections for a detector, a PNG for a diffusion model, a WAV for a
     TTS model, 503 for a model that is down. Every request is recorded."""
 
-    requests: list[dict] = []
+    requests: ClassVar[list[dict]] = []
 
-    def do_POST(self):  # noqa: N802 (http.server's naming)
+    def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.requests.append({"path": self.path, "auth": self.headers.get("authorization"),
                               "type": self.headers.get("content-type"), "body": body})
@@ -130,7 +132,7 @@ def test_object_detection_through_the_inference_client(online, ws):
         assert drawn.size == (64, 48)
     [request] = FakeProvider.requests
     assert request["path"] == "/models/facebook/detr-resnet-50" and request["auth"] == "Bearer hf_test_token"
-    assert request["body"] == open(photo, "rb").read()  # the image itself went over the wire
+    assert request["body"] == Path(photo).read_bytes()  # the image itself went over the wire
 
 
 def test_generated_media_is_saved_with_the_right_type(online, ws):

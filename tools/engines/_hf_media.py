@@ -17,14 +17,14 @@ if TYPE_CHECKING:
 
 
 class _ImageEngine(TransformersEngine):
-    def image(self, inputs: dict[str, Any]) -> "PILImage.Image":
+    def image(self, inputs: dict[str, Any]) -> PILImage.Image:
         return load_image(self, self.require(inputs, "image"))
 
 
 class ImageClassification(_ImageEngine):
     pipeline_task = "image-classification"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         result = jsonable(self.pipeline()(self.image(inputs), top_k=5))
         return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))
 
@@ -33,7 +33,7 @@ class ObjectDetection(_ImageEngine):
     pipeline_task = "object-detection"
     score_threshold: ClassVar[float] = 0.5
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         image = self.image(inputs)
         result = jsonable(self.pipeline()(image, threshold=self.score_threshold))
         for detection in result:  # predicted boxes may overhang the border; report the visible part
@@ -45,7 +45,7 @@ class ObjectDetection(_ImageEngine):
         return ExpertOutput(model=self.model_id, result=result, text=summary, image=drawn)
 
 
-def overlay_masks(image: "PILImage.Image", masks: list["PILImage.Image"], alpha: float = 0.5) -> "PILImage.Image":
+def overlay_masks(image: PILImage.Image, masks: list[PILImage.Image], alpha: float = 0.5) -> PILImage.Image:
     """`image` with each mask painted in its own palette colour."""
     from PIL import Image
 
@@ -60,7 +60,7 @@ def overlay_masks(image: "PILImage.Image", masks: list["PILImage.Image"], alpha:
 class ImageSegmentation(_ImageEngine):
     pipeline_task = "image-segmentation"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         image = self.image(inputs)
         segments = self.pipeline()(image)
         overlay = save_png(overlay_masks(image, [s["mask"] for s in segments]), workspace, stem="segmentation")
@@ -72,7 +72,7 @@ class ImageSegmentation(_ImageEngine):
 class DepthEstimation(_ImageEngine):
     pipeline_task = "depth-estimation"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         out = self.pipeline()(self.image(inputs))
         depth = out["predicted_depth"]
         path = save_png(out["depth"], workspace, stem="depth")
@@ -85,7 +85,7 @@ class ImageToText(_ImageEngine):
 
     max_new_tokens: ClassVar[int] = 32
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         import torch
 
         image = self.image(inputs)
@@ -102,7 +102,7 @@ class ImageToText(_ImageEngine):
 class VisualQuestionAnswering(_ImageEngine):
     """ViLT-style answer classifiers (scores are sigmoids, as the pipeline gave) or generative VQA (BLIP)."""
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         import torch
 
         image, question = self.image(inputs), self.require(inputs, "text")
@@ -125,7 +125,7 @@ class DocumentQuestionAnswering(_ImageEngine):
 
     pipeline_task = "document-question-answering"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         pipe = self.pipeline()
         # Tokenizers saved without a model_max_length report ~1e30, which the window logic cannot use.
         max_seq_len = min(getattr(pipe.tokenizer, "model_max_length", 512) or 512, 512)
@@ -149,7 +149,7 @@ class _AudioEngine(TransformersEngine):
 class SpeechRecognition(_AudioEngine):
     pipeline_task = "automatic-speech-recognition"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         pipe = self.pipeline()
         rate = pipe.feature_extractor.sampling_rate
         samples = self.samples(inputs, rate)
@@ -161,7 +161,7 @@ class SpeechRecognition(_AudioEngine):
 class AudioClassification(_AudioEngine):
     pipeline_task = "audio-classification"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         pipe = self.pipeline()
         rate = pipe.feature_extractor.sampling_rate
         result = jsonable(pipe({"raw": self.samples(inputs, rate), "sampling_rate": rate}, top_k=5))
@@ -171,7 +171,7 @@ class AudioClassification(_AudioEngine):
 class TextToSpeech(TransformersEngine):
     pipeline_task = "text-to-audio"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         out = self.pipeline()(self.require(inputs, "text"))
         path = workspace.new_output(".wav", stem="speech")
         write_wav(out["audio"], out["sampling_rate"], path)
@@ -183,6 +183,6 @@ class VideoClassification(TransformersEngine):
     pipeline_task = "video-classification"
     requires = TransformersEngine.requires + ("av",)  # the pipeline reads frames with PyAV
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         result = jsonable(self.pipeline()(str(self.require(inputs, "video")), top_k=5))
         return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))

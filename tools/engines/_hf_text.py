@@ -22,7 +22,7 @@ def labels_text(items: list[dict[str, Any]]) -> str:
 class TextClassification(TransformersEngine):
     pipeline_task = "text-classification"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         result = jsonable(self.pipeline()(self.require(inputs, "text"), truncation=True))
         return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))
 
@@ -30,7 +30,7 @@ class TextClassification(TransformersEngine):
 class TokenClassification(TransformersEngine):
     pipeline_task = "token-classification"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         result = jsonable(self.pipeline()(self.require(inputs, "text"), aggregation_strategy="simple"))
         found = ", ".join(f"{e['word']} ({e['entity_group']})" for e in result)
         return ExpertOutput(model=self.model_id, result=result, text=found or "no entities found")
@@ -39,7 +39,7 @@ class TokenClassification(TransformersEngine):
 class ZeroShotClassification(TransformersEngine):
     pipeline_task = "zero-shot-classification"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         text = self.require(inputs, "text")
         raw = inputs.get("labels") or ""
         labels = [label.strip() for label in (raw.split(",") if isinstance(raw, str) else raw) if label.strip()]
@@ -54,7 +54,7 @@ class TextGeneration(TransformersEngine):
     pipeline_task = "text-generation"
     max_new_tokens: ClassVar[int] = 64
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         result = jsonable(self.pipeline()(self.require(inputs, "text"), max_new_tokens=self.max_new_tokens))
         return ExpertOutput(model=self.model_id, result=result, text=result[0]["generated_text"])
 
@@ -64,7 +64,7 @@ class Conversational(TextGeneration):
 
     max_new_tokens = 128
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         text = self.require(inputs, "text")
         pipe = self.pipeline()
         if getattr(pipe.tokenizer, "chat_template", None):
@@ -85,7 +85,7 @@ class Seq2SeqGeneration(TransformersEngine):
     prefix_key: ClassVar[str | None] = None  # T5 checkpoints keep a task prefix in task_specific_params
     max_new_tokens: ClassVar[int] = 256
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         import torch
 
         text = self.require(inputs, "text")
@@ -116,7 +116,7 @@ class QuestionAnswering(TransformersEngine):
 
     max_answer_tokens: ClassVar[int] = 30
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         import torch
 
         question, context = self.require(inputs, "text"), self.require(inputs, "context")
@@ -142,7 +142,7 @@ class QuestionAnswering(TransformersEngine):
 class SentenceSimilarity(TransformersEngine):
     """Cosine similarity of mean-pooled token embeddings (the sentence-transformers recipe)."""
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         import torch
 
         sentences = [self.require(inputs, "text"), self.require(inputs, "text2")]

@@ -97,7 +97,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def load_audio(path: str | Path, sampling_rate: int) -> "np.ndarray":
+def load_audio(path: str | Path, sampling_rate: int) -> np.ndarray:
     """Mono float32 samples at `sampling_rate`, decoded and resampled with PyAV (any format ffmpeg reads)."""
     import av
     import numpy as np
@@ -118,7 +118,7 @@ def load_audio(path: str | Path, sampling_rate: int) -> "np.ndarray":
     return np.concatenate(chunks).astype(np.float32)
 
 
-def write_wav(samples: "np.ndarray", sampling_rate: int, path: str | Path) -> None:
+def write_wav(samples: np.ndarray, sampling_rate: int, path: str | Path) -> None:
     """16-bit PCM WAV with the standard library, so any player reads it."""
     import wave
 
@@ -153,10 +153,10 @@ class HubEngine(Engine):
             raise self.fail(f"missing input {slot!r}")
         return value
 
-    def run(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
-        missing = self.check_resources()
-        if missing:
-            raise self.fail(missing)
+    def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        reason = self.unavailable_reason()
+        if reason:
+            raise self.fail(reason)
         try:
             return self.predict(inputs, workspace)
         except ExpertError:
@@ -165,7 +165,7 @@ class HubEngine(Engine):
             raise self.fail(f"{type(exc).__name__}: {exc}") from exc
 
     @abstractmethod
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         """Run the model on resolved inputs."""
 
 

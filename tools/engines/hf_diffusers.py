@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import ExpertOutput
 from langchain_hugginggpt.tools.engines._hf_defaults import CONTROLNET_CONDITIONS, DIFFUSERS_DEFAULTS
-from langchain_hugginggpt.tools.engines._hub import HubEngine, is_local_path, missing_weights, model_source, register_default, torch_device
+from langchain_hugginggpt.tools.engines._hub import (
+    HubEngine,
+    is_local_path,
+    missing_weights,
+    model_source,
+    register_default,
+    torch_device,
+)
 from langchain_hugginggpt.tools.engines._image_io import load_image, save_png
 
 if TYPE_CHECKING:
@@ -68,7 +75,7 @@ def _takes_image_only(pipe: Any) -> bool:
     return type(pipe).__name__ == "StableDiffusionImageVariationPipeline"
 
 
-def _multiple_of_8(image: "PILImage.Image", longest: int = 768) -> "PILImage.Image":
+def _multiple_of_8(image: PILImage.Image, longest: int = 768) -> PILImage.Image:
     """Latent diffusion needs sides divisible by 8; keep big inputs within what SD-1.5 was trained on."""
     scale = min(1.0, longest / max(image.size))
     width, height = (max(8, int(side * scale) // 8 * 8) for side in image.size)
@@ -92,14 +99,14 @@ class DiffusersEngine(HubEngine):
         generator = torch.Generator("cpu").manual_seed(int(seed)) if seed else None
         return self.pipeline()(num_inference_steps=diffusion_steps(), generator=generator, **kwargs)
 
-    def image_output(self, image: "PILImage.Image", workspace: "Workspace", stem: str) -> ExpertOutput:
+    def image_output(self, image: PILImage.Image, workspace: Workspace, stem: str) -> ExpertOutput:
         path = save_png(image, workspace, stem=stem)
         return ExpertOutput(model=self.model_id, result={"image": path, "steps": diffusion_steps()},
                             text=f"generated image {os.path.basename(path)}", image=path)
 
 
 class TextToImage(DiffusersEngine):
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         image = self.generate(prompt=self.require(inputs, "text")).images[0]
         return self.image_output(image, workspace, "text-to-image")
 
@@ -107,7 +114,7 @@ class TextToImage(DiffusersEngine):
 class ImageToImage(DiffusersEngine):
     mode = "image-to-image"
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         image = _multiple_of_8(load_image(self, self.require(inputs, "image")))
         if _takes_image_only(self.pipeline()):
             out = self.generate(image=image)
@@ -119,7 +126,7 @@ class ImageToImage(DiffusersEngine):
 class ImageEditing(DiffusersEngine):
     """InstructPix2Pix: the instruction edits the image, which also conditions every step."""
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         image = _multiple_of_8(load_image(self, self.require(inputs, "image")))
         out = self.generate(prompt=self.require(inputs, "text"), image=image, image_guidance_scale=1.5)
         return self.image_output(out.images[0], workspace, "image-editing")
@@ -136,7 +143,7 @@ class ControlNetTextToImage(DiffusersEngine):
     def pipeline(self) -> Any:
         return load_diffusion(controlnet_base(), controlnet=self.model_id)
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         condition = _multiple_of_8(load_image(self, self.require(inputs, "image")))
         out = self.generate(prompt=self.require(inputs, "text"), image=condition,
                             width=condition.width, height=condition.height)
@@ -147,14 +154,14 @@ class TextToVideo(DiffusersEngine):
     num_frames: ClassVar[int] = 16
     fps: ClassVar[int] = 8
 
-    def predict(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         frames = self.generate(prompt=self.require(inputs, "text"), num_frames=self.num_frames).frames[0]
         path = write_video(frames, workspace, self.fps)
         return ExpertOutput(model=self.model_id, result={"video": path, "frames": len(frames), "fps": self.fps},
                             text=f"generated video {os.path.basename(path)}", video=path)
 
 
-def write_video(frames: Any, workspace: "Workspace", fps: int) -> str:
+def write_video(frames: Any, workspace: Workspace, fps: int) -> str:
     """H.264 MP4 through PyAV when it is installed, else an animated GIF (Pillow only)."""
     import numpy as np
     from PIL import Image
@@ -188,7 +195,7 @@ _RUNNERS: dict[str, type[DiffusersEngine]] = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def diffusers_engine(task: str, model_id: str) -> type[DiffusersEngine] | None:
     """The engine class running `model_id` for `task` with diffusers; None for other tasks."""
     runner = _RUNNERS.get(task)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._hf_defaults import DIFFUSERS_DEFAULTS, INFERENCE_PREFIX, TRANSFORMERS_DEFAULTS
@@ -44,7 +45,7 @@ def _suffix(data: bytes, default: str) -> str:
     return next((s for m, s in magic.items() if data.startswith(m)), default)
 
 
-def _media(data: bytes, workspace: "Workspace", default: str, stem: str) -> str:
+def _media(data: bytes, workspace: Workspace, default: str, stem: str) -> str:
     path = workspace.new_output(_suffix(data, default), stem=stem)
     path.write_bytes(data)
     return str(path)
@@ -112,7 +113,7 @@ def _conversational(client, model, inputs, engine, workspace):
     return engine.output({"generated_text": text}, text=text)
 
 
-def _saved_image(image: Any, engine: "InferenceEngine", workspace: "Workspace") -> ExpertOutput:
+def _saved_image(image: Any, engine: InferenceEngine, workspace: Workspace) -> ExpertOutput:
     path = save_png(image, workspace, stem=engine.task)
     return engine.output({"image": path}, text=f"generated image {os.path.basename(path)}", image=path)
 
@@ -218,7 +219,7 @@ class InferenceEngine(Engine):
     def output(self, result: Any, **resources: Any) -> ExpertOutput:
         return ExpertOutput(model=self.model_id, result=result, **resources)
 
-    def run(self, inputs: dict[str, Any], workspace: "Workspace") -> ExpertOutput:
+    def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         import httpx
         from huggingface_hub.errors import HfHubHTTPError, InferenceTimeoutError
 
@@ -249,7 +250,7 @@ def inference_engine(task: str, hub_model: str) -> type[InferenceEngine] | None:
     return _inference_engine(task, hub_model)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _inference_engine(task: str, hub_model: str) -> type[InferenceEngine]:
     name = "".join(part.capitalize() for part in task.replace("2", "-2-").split("-")) + "InferenceEngine"
     return type(name, (InferenceEngine,), {

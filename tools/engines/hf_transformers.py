@@ -41,7 +41,7 @@ RUNNERS: dict[str, type[TransformersEngine]] = {
     "video-classification": media.VideoClassification,
 }
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def transformers_engine(task: str, model_id: str, needs: tuple[str, ...] = ()) -> type[TransformersEngine] | None:
     """The engine class running `model_id` for `task` with transformers; None when no runner exists."""
     runner = RUNNERS.get(task)
