@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
+from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, parse, question_in)
 from langchain_hugginggpt.agent.schema import Plan, Task
@@ -82,10 +83,14 @@ class RetrievalPlanner:
     name = "retrieval"
 
     def __init__(self, bank: ExampleBank | None = None, tasks: list[str] | None = None,
-                 min_weight: float = 0.5) -> None:
+                 min_weight: float = 0.5, phrase_threshold: float | None = 0.3,
+                 chain_by_default: bool = True) -> None:
         self.bank = bank if bank is not None else ExampleBank()
         self.tasks: dict[str, TaskSpec] = {n: TASKS[n] for n in (tasks or TASKS) if n in TASKS}
         self.min_weight = min_weight
+        self.phrase_threshold = phrase_threshold  # None: cues only, no phrasebook
+        self.chain_by_default = chain_by_default
+        self._phrasebook: PhraseClassifier | None = None
 
     # ------------------------------------------------------------ the LLM chain's helpers
 
@@ -187,11 +192,31 @@ class RetrievalPlanner:
                     added.append(Mention(converter, m.start, m.start, m.weight, f"{own[0].kind} to text for {m.task}"))
         return added
 
+    def _phrase_mentions(self, parsed: ParsedRequest, found: list[Mention]) -> list[Mention]:
+        """A clause no cue claimed, matched against the phrasebook: a close match names its task."""
+        if self.phrase_threshold is None:
+            return []
+        if self._phrasebook is None:
+            self._phrasebook = PhraseClassifier(list(self.tasks))
+        added: list[Mention] = []
+        named = {m.task for m in found}
+        for clause in parsed.clauses:
+            if any(clause.start <= m.start < clause.end for m in found):
+                continue
+            ranked = self._phrasebook.classify(clause.text)
+            if ranked and ranked[0][1] >= self.phrase_threshold and ranked[0][0] not in named:
+                named.add(ranked[0][0])
+                added.append(Mention(ranked[0][0], clause.start, clause.end, 0.45, "phrase"))
+        return added
+
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
         first: dict[str, Mention] = {}
         found = self._mentions(parsed)
         found += self._bridges(parsed, found)
-        extra = self._unused_files(parsed, found) if not found else []  # a request naming a file asks for something
+        found += self._phrase_mentions(parsed, found)
+        # A named file is some task's input: in a request with no cue, or one with several steps
+        # (where the step that reads the file is often the one described least directly).
+        extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
         for m in sorted(found + extra, key=lambda m: (m.start, m.end)):
             first.setdefault(m.task, m)
         mentions = sorted(first.values(), key=lambda m: m.start)
@@ -211,7 +236,10 @@ class RetrievalPlanner:
         own_quotes = parsed.in_span(parsed.quotes, step.lo, step.hi)
         # "After cleaning the audio, transcribe it": the step before was introduced as coming first.
         before_prev = parsed.masked[steps[i - 1].lo:steps[i - 1].mention.start] if i else ""
-        chained = bool(SEQUENTIAL.search(gap) or re.search(r"\b(?:after|once|first)\W*$", before_prev, re.I))
+        # A later step of a multi-step request works on what the step before produced unless the
+        # wording says otherwise ("also", "separately"): requests that list steps mostly chain them.
+        chained = i > 0 and (self.chain_by_default or bool(
+            SEQUENTIAL.search(gap) or re.search(r"\b(?:after|once|first)\W*$", before_prev, re.I)))
         explicit = bool(OUTPUT_REF.search(scope))
         parallel = bool(PARALLEL.search(gap)) and not explicit
         sibling = steps[i - 1] if i and parallel else None  # "... and also X": same inputs as the task before
