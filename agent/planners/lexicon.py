@@ -321,6 +321,15 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:in|with|using|following|matching|keeping) (?:exactly |the )?(?:same|that|this|its) (?:edges?|"
         r"outlines?|contours?)",
     ]),
+    ("hed-control", 0.8, [
+        r"\bhed\b", r"soft[- ]edges?", r"holistic(?:ally)?[- ]nested",
+    ]),
+    ("mlsd-control", 0.8, [
+        r"\bm-?lsd\b", r"straight[- ]lines?", r"line (?:map|segments)",
+    ]),
+    ("scribble-control", 0.8, [
+        r"\bscribbles?\b",
+    ]),
     ("canny-control", 0.7, [
         r"\bcanny\b", r"edge (?:map|detection)", r"\bedges\b",
     ]),

@@ -1,0 +1,26 @@
+"""A conversation over two turns with the offline planner and real engines: the second
+request says "it" and means the file the first turn produced."""
+
+from PIL import Image, ImageDraw
+
+from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+from langchain_hugginggpt.agent.workspace import Workspace
+
+
+def test_second_turn_refers_to_the_first_turns_output(tmp_path, monkeypatch):
+    monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path / "home"))
+    img = Image.new("RGB", (96, 96), "white")
+    ImageDraw.Draw(img).rectangle([24, 24, 72, 72], fill="black")
+    img.save(tmp_path / "square.png")
+    agent = HuggingGPT(llm=None, planner="retrieval", workspace=Workspace(tmp_path))
+
+    first = agent.invoke("Give me the canny edge map of square.png")
+    edges = first.results[0].files[0]
+    assert first.results[0].ok and edges in first.answer
+
+    history = [{"role": "user", "content": "Give me the canny edge map of square.png"},
+               {"role": "assistant", "content": first.answer}]
+    second = agent.invoke({"request": "Now extract the HED soft edges of it", "chat_history": history})
+    assert [t.task for t in second.plan] == ["hed-control"]
+    assert second.plan[0].args["image"] == edges  # "it" is the edge map from turn one
+    assert second.results[0].ok and second.results[0].files[0] != edges
