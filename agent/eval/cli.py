@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import Any
 
 from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
@@ -18,7 +17,9 @@ class _SyncLLMPlanner:
 
     def __init__(self, llm: Any, tasks: list[str], retrieval_help: bool) -> None:
         from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
-        from langchain_hugginggpt.agent.planning import LLMPlanner  # imported lazily: it needs the chain
+        from langchain_hugginggpt.agent.planning import (
+            LLMPlanner,  # imported lazily: it needs the chain
+        )
 
         helper = RetrievalPlanner(tasks=tasks)
         likely = helper.likely_tasks if retrieval_help else (lambda request, n: tasks)
@@ -115,17 +116,3 @@ def add_commands(subparsers: Any) -> None:
     tb.add_argument("--json", action="store_true", help="print one JSON object")
     tb.set_defaults(func=cmd_taskbench)
 
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hugginggpt")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from langchain_hugginggpt.agent.eval import cli
+from langchain_hugginggpt.agent import cli  # the `hugginggpt` console script's main
 from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
 
 from .conftest import TASKBENCH
@@ -81,5 +81,5 @@ def test_tool_list_names_map_to_our_tasks():
 
 
 def test_missing_data_file_is_named(capsys):
-    assert cli.main(["eval", "taskbench", "/no/such/data.jsonl"]) == 1
+    assert cli.main(["eval", "taskbench", "/no/such/data.jsonl"]) == 2
     assert "/no/such/data.jsonl not found" in capsys.readouterr().err
