@@ -93,6 +93,7 @@ class Candidate(BaseModel):
     available: bool = True
     score: float | None = None
     stand_in: bool = False
+    details: dict[str, Any] = Field(default_factory=dict, description="How the score was made (e.g. similarity, popularity).")
 
 
 class Selection(BaseModel):
