@@ -1,1 +1,33 @@
-"""Model catalog and FAISS retrieval of candidate models."""
+"""Model catalog and FAISS retrieval of candidate models.
+
+    from langchain_hugginggpt.retriever import ModelCatalog, CandidateRetriever
+    catalog = ModelCatalog()                      # built-in engines + imported/refreshed/user models
+    catalog.import_file("p0_models.jsonl")        # HuggingGPT's model list
+    retriever = CandidateRetriever(catalog=catalog)
+    retriever.candidates("text-classification", "sentiment of Spanish financial news", k=5)
+"""
+
+from langchain_hugginggpt.retriever.catalog import ImportReport, ModelCatalog, builtin_records
+from langchain_hugginggpt.retriever.embeddings import default_embeddings
+from langchain_hugginggpt.retriever.paths import data_dir
+from langchain_hugginggpt.retriever.records import CatalogError, ModelRecord
+from langchain_hugginggpt.retriever.retriever import (
+    CandidateRetriever,
+    CatalogCandidates,
+    ScoreWeights,
+    task_context,
+)
+
+__all__ = [
+    "CandidateRetriever",
+    "CatalogCandidates",
+    "CatalogError",
+    "ImportReport",
+    "ModelCatalog",
+    "ModelRecord",
+    "ScoreWeights",
+    "builtin_records",
+    "data_dir",
+    "default_embeddings",
+    "task_context",
+]

