@@ -1,0 +1,259 @@
+"""`create_app`: the HuggingGPT agent served over HTTP by one FastAPI app.
+
+    app = create_app()     # embedded defaults; the local LLM loads on the first request
+    uvicorn.run(app, host="127.0.0.1", port=8004)
+
+Routes (with an API key set, all but GET /health and the page's static shell need it):
+  /hugginggpt/invoke|batch|stream|stream_log|playground   LangServe: HuggingGPTInput -> HuggingGPTResult
+  POST /hugginggpt, /tasks, /results                      the original HuggingGPT API (routes.py)
+  POST /files, GET /files/{path}                          uploads and workspace files (files.py)
+  /conversations[/{id}[/messages]]                        chat logs kept on the server (SQLite)
+  GET /health                                             which LLM and which experts are ready
+  GET /                                                   the chat page (static/)
+Every error is JSON: `{"error": message, "status": code}`, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import importlib.util
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from langchain_hugginggpt.agent.server.conversations import DB_NAME, ConversationStore
+from langchain_hugginggpt.agent.workspace import Workspace
+
+logger = logging.getLogger(__name__)
+
+API_KEY_ENV = "HUGGINGGPT_API_KEY"
+COOKIE = "hugginggpt_key"  # the page stores the key here so <img src="/files/..."> is authorised too
+STATIC = Path(__file__).parent / "static"
+PUBLIC = {("GET", "/health"), ("GET", "/"), ("GET", "/favicon.ico")}
+AgentFactory = Callable[[Workspace], Any]
+
+
+@dataclass
+class ServerState:
+    agent: Any
+    workspace: Workspace
+    store: ConversationStore
+    max_upload_bytes: int
+    api_key: str | None
+
+
+def default_agent_factory(llm: str | None = None, **options: Any) -> AgentFactory:
+    """Builds HuggingGPT with a controller preset; the LLM itself loads on first use."""
+
+    def build(workspace: Workspace) -> Any:
+        from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+
+        return HuggingGPT.from_preset(llm, workspace=workspace, **options)
+
+    return build
+
+
+def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspace | str | Path | None = None,
+               api_key: str | None = None, data_dir: str | Path | None = None,
+               max_upload_bytes: int = 50 * 2**20, max_body_bytes: int = 2 * 2**20) -> FastAPI:
+    """The app. `agent_factory(workspace)` returns the agent (HuggingGPT or alike); `workspace`
+    (default: `<data dir>/workspace`) holds uploads and outputs; `api_key` (default:
+    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversation store."""
+    from langserve import add_routes
+
+    from langchain_hugginggpt.agent.schema import HuggingGPTResult
+    from langchain_hugginggpt.agent.server import files, routes
+    from langchain_hugginggpt.retriever.paths import data_dir as default_data_dir
+
+    data = Path(data_dir) if data_dir is not None else default_data_dir()
+    if not isinstance(workspace, Workspace):
+        workspace = Workspace(workspace if workspace is not None else data / "workspace")
+    workspace.root.mkdir(parents=True, exist_ok=True)
+    api_key = (api_key if api_key is not None else os.environ.get(API_KEY_ENV)) or None
+    agent = (agent_factory or default_agent_factory())(workspace)
+    state = ServerState(agent, workspace, ConversationStore(data / DB_NAME), max_upload_bytes, api_key)
+
+    app = FastAPI(title="HuggingGPT", version="0.1.0",
+                  description="HuggingGPT on LangChain: plan, select models, run them, answer.")
+    app.state.hugginggpt = state
+    app.add_middleware(Guard, api_key=api_key, max_body_bytes=max_body_bytes,
+                       max_upload_bytes=max_upload_bytes + 64 * 1024)  # room for the multipart framing
+    _add_error_handlers(app)
+    # The compatible POST /hugginggpt is an exact path; LangServe's routes live under /hugginggpt/...
+    app.include_router(routes.router)
+    app.include_router(files.router)
+    add_routes(app, agent, path="/hugginggpt", output_type=HuggingGPTResult, serializer=_serializer())
+    _add_health_and_page(app, state)
+    return app
+
+
+def _serializer() -> Any:
+    """LangServe's serializer, also for the result's task-id keys (ints; JSON wants strings)."""
+    import orjson
+    from langserve.serialization import WellKnownLCSerializer, default
+
+    class Serializer(WellKnownLCSerializer):
+        def dumps(self, obj: Any) -> bytes:
+            return orjson.dumps(obj, default=default, option=orjson.OPT_NON_STR_KEYS)
+
+    return Serializer()
+
+
+class Guard:
+    """Bearer-token auth and body-size limits, checked before any route runs (pure ASGI, so
+    streamed responses pass through untouched)."""
+
+    def __init__(self, app: Any, api_key: str | None, max_body_bytes: int, max_upload_bytes: int) -> None:
+        self.app, self.api_key = app, api_key
+        self.max_body_bytes, self.max_upload_bytes = max_body_bytes, max_upload_bytes
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        method, path = scope["method"], scope["path"]
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if self.api_key and not _public(method, path) and not self._authorised(headers):
+            response = _error(401, "this server needs an API key: send 'Authorization: Bearer <key>'",
+                              headers={"WWW-Authenticate": "Bearer"})
+            return await response(scope, receive, send)
+        if method in ("POST", "PUT", "PATCH") and (problem := _wrong_type(path, headers.get("content-type"))):
+            return await _error(415, problem)(scope, receive, send)
+        limit = self.max_upload_bytes if path == "/files" else self.max_body_bytes
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            return await _error(413, f"the request body is larger than the limit of {limit} bytes")(scope, receive, send)
+        received = 0
+
+        async def limited_receive() -> dict:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > limit:  # a chunked body with no Content-Length
+                raise HTTPException(413, f"the request body is larger than the limit of {limit} bytes")
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+    def _authorised(self, headers: dict[str, str]) -> bool:
+        scheme, _, token = headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            cookie = SimpleCookie(headers.get("cookie", "")).get(COOKIE)
+            token = cookie.value if cookie else ""
+        return bool(token) and hmac.compare_digest(token.strip().encode(), self.api_key.encode())
+
+
+def _public(method: str, path: str) -> bool:
+    """The health check and the page's static shell (no data in them; the page asks for the key)."""
+    return (method, path) in PUBLIC or (method == "GET" and path.startswith("/static/"))
+
+
+def _wrong_type(path: str, content_type: str | None) -> str | None:
+    """Why a body's declared type does not fit the route (uploads are multipart, the rest JSON)."""
+    kind = (content_type or "").split(";")[0].strip().lower()
+    if path == "/files":
+        return None if kind == "multipart/form-data" else f"upload files as multipart/form-data, not {kind or 'no type'!r}"
+    if kind and kind != "application/json" and not kind.endswith("+json"):
+        return f"send the body as JSON (Content-Type: application/json), not {kind!r}"
+    return None
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, "status": status, **extra}, status_code=status, headers=headers)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code in (404, 405) and exc.detail in ("Not Found", "Method Not Allowed"):
+            what = "no route" if exc.status_code == 404 else "method not allowed:"
+            return _error(exc.status_code, f"{what} {request.method} {request.url.path}", exc.headers)
+        if isinstance(exc.detail, str):
+            return _error(exc.status_code, exc.detail, exc.headers)
+        return _error(exc.status_code, _validation_message(exc.detail), exc.headers,
+                      details=jsonable_encoder(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(exc.errors()), details=jsonable_encoder(exc.errors()))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unhandled error on %s %s", request.method, request.url.path)
+        return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _validation_message(errors: Any) -> str:
+    """The first validation error as one line: 'invalid request: body.messages: Field required'."""
+    if isinstance(errors, list) and errors and isinstance(errors[0], dict):
+        first = errors[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"invalid request: {where + ': ' if where else ''}{first.get('msg', 'invalid value')}{more}"
+    return f"invalid request: {errors}"
+
+
+def _add_health_and_page(app: FastAPI, state: ServerState) -> None:
+    experts_cache: dict[str, Any] = {}
+
+    @app.get("/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Which controller LLM is configured and ready, and which tasks have an expert here."""
+        if time.monotonic() - experts_cache.get("at", -1e9) > 30:  # engine checks are cheap, not free
+            experts_cache.update(value=await asyncio.to_thread(experts_status), at=time.monotonic())
+        return {"status": "ok", "auth": state.api_key is not None, "llm": llm_status(getattr(state.agent, "llm", None)),
+                "planner": getattr(state.agent, "planner", None), "experts": experts_cache["value"]}
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def llm_status(llm: Any) -> dict[str, Any]:
+    """The controller LLM's name and whether it can answer (a cheap check: no load, no call)."""
+    if llm is None:
+        return {"name": None, "ready": False, "detail": "no controller LLM: retrieval planner and template answers"}
+    from langchain_hugginggpt.agent.llms import llm_name
+    from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
+
+    status: dict[str, Any] = {"name": llm_name(llm), "type": getattr(llm, "_llm_type", type(llm).__name__)}
+    if isinstance(llm, ChatLlamaCpp):
+        problems = []
+        if importlib.util.find_spec("llama_cpp") is None:
+            problems.append("llama-cpp-python is not installed: pip install 'langchain-hugginggpt[local-llm]'")
+        if not Path(llm.model_path).is_file():
+            problems.append(f"model file {llm.model_path} not found")
+        loaded = getattr(llm, "_llama", None) is not None
+        status.update(ready=not problems, loaded=loaded,
+                      detail="; ".join(problems) or ("loaded" if loaded else "loads on the first request"))
+    else:
+        status.update(ready=True, detail="remote or custom model: not probed")
+    return status
+
+
+def experts_status() -> dict[str, Any]:
+    """Tasks with a real model that runs here, tasks with only a stand-in, and the rest."""
+    from langchain_hugginggpt.tools import TASKS, task_status
+
+    rows = [task_status(name) for name in TASKS]
+    return {"ready": {r["task"]: r["models"] for r in rows if r["models"]},
+            "stand_in_only": {r["task"]: r["stand_ins"] for r in rows if not r["models"] and r["stand_ins"]},
+            "unavailable": [r["task"] for r in rows if not r["models"] and not r["stand_ins"]]}

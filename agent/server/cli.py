@@ -1,0 +1,50 @@
+"""`hugginggpt serve`: run the HTTP server (see app.py for the routes)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from typing import Any
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from langchain_hugginggpt.agent.server.app import create_app, default_agent_factory
+
+    options: dict[str, Any] = {"planner": args.planner}
+    if args.responder:
+        options["responder"] = args.responder
+    if args.catalog:
+        from langchain_hugginggpt.retriever import CatalogCandidates
+
+        options["candidate_source"] = CatalogCandidates()
+    app = create_app(default_agent_factory(args.llm, **options), workspace=args.workspace,
+                     api_key=args.api_key, data_dir=args.data_dir,
+                     max_upload_bytes=int(args.max_upload_mb * 2**20))
+    state = app.state.hugginggpt
+    logging.getLogger("uvicorn.error").info(
+        "HuggingGPT on http://%s:%d/ (workspace %s, auth %s)", args.host, args.port, state.workspace.root,
+        "on" if state.api_key else "off")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    serve = subparsers.add_parser("serve", help="serve the agent over HTTP, with a chat page")
+    serve.add_argument("--host", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8004)
+    serve.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
+                       help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
+    serve.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
+    serve.add_argument("--responder", choices=["llm", "template"], default=None)
+    serve.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
+    serve.add_argument("--api-key", default=None,
+                       help="require this bearer token on every route but /health (default: $HUGGINGGPT_API_KEY)")
+    serve.add_argument("--workspace", default=None,
+                       help="folder for uploads, inputs and outputs, served under /files (default: <data dir>/workspace)")
+    serve.add_argument("--data-dir", default=None, help="where conversations are stored (default: the data folder)")
+    serve.add_argument("--max-upload-mb", type=float, default=50.0)
+    serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.set_defaults(func=cmd_serve)

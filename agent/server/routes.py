@@ -1,0 +1,216 @@
+"""The original HuggingGPT API (`/hugginggpt`, `/tasks`, `/results`) and server-side conversations.
+
+The original routes take `{"messages": [{"role", "content"}, ...]}`: the last
+message is the request, the others the chat log. With a `conversation_id` the
+server prepends that conversation's stored log and records the new turn, so a
+client sends only its new message. `POST /conversations/{id}/messages` streams
+the stages as server-sent events; the chat page uses it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent
+from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound
+from langchain_hugginggpt.agent.server.files import media_entry, relative_path
+from langchain_hugginggpt.agent.workspace import WorkspaceError, media_type
+
+router = APIRouter()
+
+
+class Message(BaseModel):
+    role: Literal["user", "assistant", "system"] = "user"
+    content: str
+
+
+class MessagesRequest(BaseModel):
+    """The original HuggingGPT body; `api_key`/`api_type`/`model` from old clients are ignored."""
+
+    messages: list[Message] = Field(min_length=1, description="The chat log; the last message is the request.")
+    conversation_id: str | None = Field(None, description="Prepend this stored conversation and record the turn.")
+    model_config = ConfigDict(extra="ignore")
+
+
+class ChatMessage(BaseModel):
+    content: str = Field(description="The new request.")
+    files: list[str] = Field(default_factory=list, description="Workspace paths of files attached (from POST /files).")
+
+
+class Turn:
+    """One request ready for the agent: the text, the chat log, and where to record it."""
+
+    def __init__(self, request: str, history: list[dict[str, Any]], conversation: Conversation | None,
+                 attached: Sequence[str] = ()) -> None:
+        self.request, self.history, self.conversation, self.attached = request, history, conversation, list(attached)
+
+    @property
+    def input(self) -> dict[str, Any]:
+        return {"request": self.request, "chat_history": self.history}
+
+
+def _state(request: Request) -> Any:
+    return request.app.state.hugginggpt
+
+
+def _conversation(request: Request, conversation_id: str) -> Conversation:
+    try:
+        return _state(request).store.get(conversation_id)
+    except ConversationNotFound:
+        raise HTTPException(404, f"no conversation {conversation_id!r}; create one with POST /conversations") from None
+
+
+def _turn(request: Request, body: MessagesRequest) -> Turn:
+    *earlier, last = body.messages
+    if last.role != "user":
+        raise HTTPException(400, f"the last message is the request and must come from the user, not {last.role!r}")
+    if not last.content.strip():
+        raise HTTPException(400, "the request (the last message) is empty")
+    conversation = _conversation(request, body.conversation_id) if body.conversation_id else None
+    history = (conversation.chat_history() if conversation else []) + [m.model_dump() for m in earlier]
+    return Turn(last.content.strip(), history, conversation)
+
+
+def _record(request: Request, turn: Turn, result: HuggingGPTResult) -> None:
+    """Store the turn in its conversation: the request, the answer, and the files it brought in."""
+    if turn.conversation is None:
+        return
+    workspace = _state(request).workspace
+    resources = [(path, media_type(path), "upload") for path in turn.attached]
+    resources += [(rel, media_type(rel), "output") for f in result.files if (rel := relative_path(workspace, f))]
+    details = {"planner": result.planner, "plan": [t.model_dump() for t in result.plan],
+               "files": [m for f in result.files if (m := media_entry(workspace, f))], "error": result.error}
+    _state(request).store.add_turn(turn.conversation.id, turn.request, result.answer, details, resources)
+
+
+def _media(request: Request, files: list[str]) -> list[dict[str, Any]]:
+    workspace = _state(request).workspace
+    return [m for f in files if (m := media_entry(workspace, f))]
+
+
+async def _plan(request: Request, turn: Turn) -> Any:
+    try:
+        return await _state(request).agent.aplan(turn.request, turn.history)
+    except Exception as exc:  # the planner's own failure, said plainly (no stack trace)
+        raise HTTPException(500, f"planning failed: {type(exc).__name__}: {exc}") from exc
+
+
+@router.post("/hugginggpt", tags=["hugginggpt"])
+async def hugginggpt(request: Request, body: MessagesRequest) -> dict[str, Any]:
+    """All four stages; `{"message": answer}` as the original, plus the files produced."""
+    turn = _turn(request, body)
+    result: HuggingGPTResult = await _state(request).agent.ainvoke(turn.input)
+    _record(request, turn, result)
+    reply: dict[str, Any] = {"message": result.answer, "files": _media(request, result.files)}
+    if result.error:
+        reply["error"] = result.error
+    if turn.conversation:
+        reply["conversation_id"] = turn.conversation.id
+    return reply
+
+
+@router.post("/tasks", tags=["hugginggpt"])
+async def tasks(request: Request, body: MessagesRequest) -> list[dict[str, Any]]:
+    """Stage 1 only: the validated plan, `[{"task", "id", "dep", "args"}, ...]`."""
+    planned = await _plan(request, _turn(request, body))
+    return planned.plan.to_list()
+
+
+@router.post("/results", tags=["hugginggpt"])
+async def results(request: Request, body: MessagesRequest) -> dict[str, Any]:
+    """Stages 1-3: per task id, the task with resolved args, the model chosen and why, and its result."""
+    from langchain_hugginggpt.agent.executor import TaskExecutor
+    from langchain_hugginggpt.agent.selection import ModelSelector
+
+    agent, turn = _state(request).agent, _turn(request, body)
+    plan = (await _plan(request, turn)).plan
+    selector = ModelSelector(agent.llm, agent.candidate_source, k=agent.k, use_llm=agent.selection == "llm")
+    selections = await selector.aselect(turn.request, plan)
+    done = await TaskExecutor(agent.workspace, agent.max_concurrency, agent.task_timeout).arun(plan, selections)
+    reply = {}
+    for task in plan.tasks:
+        result, selection = done.get(task.id), selections.get(task.id)
+        reply[str(task.id)] = {
+            "task": {**task.model_dump(), "args": result.args if result and result.args else task.args},
+            "choose model result": {"id": selection.model_id, "reason": selection.reason} if selection else "",
+            "inference result": (result.output if result.ok else {"error": result.error}) if result else {},
+            "status": result.status if result else "skipped",
+            "files": _media(request, result.files) if result else [],
+        }
+    return reply
+
+
+# -- conversations ------------------------------------------------------------
+
+@router.post("/conversations", status_code=201, tags=["conversations"])
+async def create_conversation(request: Request) -> dict[str, Any]:
+    conversation = _state(request).store.create()
+    return {"id": conversation.id, "created": conversation.created}
+
+
+@router.get("/conversations/{conversation_id}", tags=["conversations"])
+async def get_conversation(request: Request, conversation_id: str) -> Conversation:
+    return _conversation(request, conversation_id)
+
+
+@router.delete("/conversations/{conversation_id}", status_code=204, tags=["conversations"])
+async def delete_conversation(request: Request, conversation_id: str) -> Response:
+    try:
+        _state(request).store.delete(conversation_id)
+    except ConversationNotFound:
+        raise HTTPException(404, f"no conversation {conversation_id!r}") from None
+    return Response(status_code=204)
+
+
+@router.post("/conversations/{conversation_id}/messages", tags=["conversations"],
+             response_class=StreamingResponse,
+             responses={200: {"content": {"text/event-stream": {}},
+                              "description": "One event per stage: plan, selection, task, answer_chunk, answer, "
+                                             "result (the full HuggingGPTResult), error."}})
+async def send_message(request: Request, conversation_id: str, body: ChatMessage) -> StreamingResponse:
+    """Add a message to a conversation and stream the stages as server-sent events."""
+    conversation = _conversation(request, conversation_id)
+    if not body.content.strip():
+        raise HTTPException(400, "the message is empty")
+    workspace = _state(request).workspace
+    attached = []
+    for name in body.files:
+        if name.startswith(("http://", "https://", "file://")):
+            raise HTTPException(400, f"attach files by their workspace path (from POST /files), not {name!r}")
+        try:
+            attached.append(relative_path(workspace, workspace.resolve_input(name)))
+        except WorkspaceError as exc:
+            raise HTTPException(400, str(exc)) from None
+    text = body.content.strip() + (f" (attached: {', '.join(attached)})" if attached else "")
+    turn = Turn(text, conversation.chat_history(), conversation, attached)
+    return StreamingResponse(_events(request, turn), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+async def _events(request: Request, turn: Turn) -> AsyncIterator[str]:
+    yield _sse("conversation", {"id": turn.conversation.id, "request": turn.request})
+    async for event in _state(request).agent.astream(turn.input):
+        data = _with_media(request, event)
+        if event.kind == "result":
+            _record(request, turn, HuggingGPTResult.model_validate(event.data))
+        yield _sse(event.kind, data)
+
+
+def _with_media(request: Request, event: StageEvent) -> dict[str, Any]:
+    """Stage data plus the URLs of the files a task or the whole run produced."""
+    if event.kind == "task":
+        return {**event.data, "media": _media(request, event.data.get("files") or [])}
+    if event.kind == "result":
+        files = [f for r in (event.data.get("results") or {}).values() for f in r.get("files") or []]
+        return {**event.data, "media": _media(request, files)}
+    return event.data
+
+
+def _sse(kind: str, data: dict[str, Any]) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"

@@ -1,0 +1,60 @@
+"""With an API key, every route but /health (and the page's static shell) needs it."""
+
+import pytest
+
+from .conftest import API_KEY, shape_image
+
+
+@pytest.fixture(scope="module")
+def locked(start_server):
+    return start_server(api_key=API_KEY)
+
+
+PROTECTED = [("POST", "/hugginggpt", {"messages": [{"role": "user", "content": "hello"}]}),
+             ("POST", "/tasks", {"messages": [{"role": "user", "content": "hello"}]}),
+             ("POST", "/results", {"messages": [{"role": "user", "content": "hello"}]}),
+             ("POST", "/hugginggpt/invoke", {"input": {"request": "hello"}}),
+             ("POST", "/hugginggpt/stream", {"input": {"request": "hello"}}),
+             ("GET", "/hugginggpt/input_schema", None), ("GET", "/hugginggpt/playground/", None),
+             ("POST", "/conversations", None), ("GET", "/files/uploads/a.png", None),
+             ("GET", "/docs", None), ("GET", "/openapi.json", None), ("GET", "/no-such-route", None)]
+
+
+@pytest.mark.parametrize("method,path,body", PROTECTED)
+def test_routes_refuse_a_missing_or_wrong_key(locked, method, path, body):
+    with locked.client() as http:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {API_KEY}"}):
+            response = http.request(method, path, json=body, headers=headers)
+            assert response.status_code == 401, (path, headers)
+            assert response.headers["www-authenticate"] == "Bearer" and "API key" in response.json()["error"]
+
+
+def test_health_and_page_are_open_and_report_auth(locked):
+    with locked.client() as http:
+        assert http.get("/health").json()["auth"] is True
+        assert http.get("/").status_code == 200 and http.get("/static/app.js").status_code == 200
+
+
+def test_the_key_opens_every_route(locked, tmp_path):
+    with locked.client(headers={"Authorization": f"Bearer {API_KEY}"}) as http:
+        assert http.post("/hugginggpt", json=PROTECTED[0][2]).json()["message"].startswith("Hello!")
+        assert http.post("/hugginggpt/invoke", json={"input": {"request": "hello"}}).status_code == 200
+        with (shape_image(tmp_path / "k.png", 2)).open("rb") as handle:
+            stored = http.post("/files", files={"file": ("k.png", handle, "image/png")}).json()
+        assert http.get(stored["url"]).status_code == 200
+    # The page keeps the key in a same-site cookie so <img src="/files/..."> loads too.
+    with locked.client(cookies={"hugginggpt_key": API_KEY}) as http:
+        assert http.get(stored["url"]).status_code == 200
+
+
+def test_auth_is_off_without_a_key(client):
+    assert client.get("/health").json()["auth"] is False
+    assert client.post("/hugginggpt/invoke", json={"input": {"request": "hello"}}).status_code == 200
+
+
+def test_key_from_the_environment(start_server, monkeypatch):
+    monkeypatch.setenv("HUGGINGGPT_API_KEY", "from-env")
+    live = start_server()
+    with live.client() as http:
+        assert http.post("/conversations").status_code == 401
+        assert http.post("/conversations", headers={"Authorization": "Bearer from-env"}).status_code == 201

@@ -1,0 +1,82 @@
+"""Conversations kept on the server: two turns where the client sends only its new message,
+and the chat page's streaming route."""
+
+import numpy as np
+
+from .conftest import canny, fetch_image, shape_image, sse_events, upload
+
+
+def test_two_turns_client_sends_only_the_new_message(client, server, tmp_path):
+    source = shape_image(tmp_path / "first.png", 6)
+    image = upload(client, source)
+    conversation = client.post("/conversations")
+    assert conversation.status_code == 201
+    cid = conversation.json()["id"]
+
+    first = client.post("/hugginggpt", json={"conversation_id": cid, "messages": [
+        {"role": "user", "content": f"edge map of {image['path']}"}]}).json()
+    assert first["conversation_id"] == cid
+    edges_path = first["files"][0]["path"]
+
+    llm = server.agent.llm
+    llm.calls.clear()
+    second = client.post("/hugginggpt", json={"conversation_id": cid, "messages": [
+        {"role": "user", "content": "do it again on the result"}]}).json()
+    # The server gave the planner the first turn: the request and the file it produced...
+    planning_prompt = llm.calls[0][1][-1]
+    assert f"edge map of {image['path']}" in planning_prompt and edges_path in planning_prompt
+    # ...so "again on the result" ran Canny on the first turn's edge map.
+    again = fetch_image(client, second["files"][0]["url"])
+    first_edges = server.workspace.root / edges_path
+    assert np.array_equal(again, canny(first_edges)) and not np.array_equal(again, canny(source))
+
+    stored = client.get(f"/conversations/{cid}").json()
+    assert [m["role"] for m in stored["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert stored["messages"][2]["content"] == "do it again on the result"
+    assert stored["messages"][3]["content"] == second["message"]
+    assert [(r["path"], r["origin"]) for r in stored["resources"]] == [
+        (edges_path, "output"), (second["files"][0]["path"], "output")]
+
+
+def test_unknown_conversation_is_404(client):
+    reply = client.post("/hugginggpt", json={"conversation_id": "nope", "messages": [{"role": "user", "content": "hi"}]})
+    assert reply.status_code == 404 and "POST /conversations" in reply.json()["error"]
+    assert client.get("/conversations/nope").status_code == 404
+    assert client.post("/conversations/nope/messages", json={"content": "hi"}).status_code == 404
+
+
+def test_message_route_streams_stages_and_records_the_turn(client, server, tmp_path):
+    source = shape_image(tmp_path / "streamed.png", 2)
+    image = upload(client, source)
+    cid = client.post("/conversations").json()["id"]
+    with client.stream("POST", f"/conversations/{cid}/messages",
+                       json={"content": "Make an edge map", "files": [image["path"]]}) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = sse_events(response.read().decode())
+    kinds = [kind for kind, _ in events]
+    assert kinds[:4] == ["conversation", "plan", "selection", "task"] and kinds[-2:] == ["answer", "result"]
+    assert events[0][1]["request"] == f"Make an edge map (attached: {image['path']})"
+    task = dict(events)["task"]
+    assert task["status"] == "ok" and task["media"][0]["url"].startswith("/files/outputs/")
+    assert np.array_equal(fetch_image(client, task["media"][0]["url"]), canny(source))
+    result = dict(events)["result"]
+    assert result["media"] == task["media"] and result["answer"].startswith("Edge map ready for: Make an edge map")
+    stored = client.get(f"/conversations/{cid}").json()
+    assert [r["origin"] for r in stored["resources"]] == ["upload", "output"]
+    assert stored["messages"][1]["details"]["files"] == task["media"]
+
+
+def test_message_route_refuses_files_outside_the_workspace(client):
+    cid = client.post("/conversations").json()["id"]
+    for name in ("../../etc/passwd", "/etc/passwd", "http://example.com/a.png", "uploads/missing.png"):
+        reply = client.post(f"/conversations/{cid}/messages", json={"content": "edges", "files": [name]})
+        assert reply.status_code == 400, name
+    assert client.post(f"/conversations/{cid}/messages", json={"content": " "}).status_code == 400
+    assert client.get(f"/conversations/{cid}").json()["messages"] == []
+
+
+def test_delete_conversation(client):
+    cid = client.post("/conversations").json()["id"]
+    assert client.delete(f"/conversations/{cid}").status_code == 204
+    assert client.get(f"/conversations/{cid}").status_code == 404
+    assert client.delete(f"/conversations/{cid}").status_code == 404

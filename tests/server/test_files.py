@@ -1,0 +1,98 @@
+"""Uploads and served files: limits, the media-type allow-list, sanitised names, no way out of the workspace."""
+
+import io
+import os
+import wave
+
+import numpy as np
+from PIL import Image
+
+from .conftest import shape_image, upload
+
+
+def test_upload_is_stored_in_the_workspace_and_served_back(client, server, tmp_path):
+    source = shape_image(tmp_path / "Holiday Photo.png", 4)
+    stored = upload(client, source)
+    assert stored["kind"] == "image" and stored["media_type"] == "image/png" and stored["size"] == source.stat().st_size
+    assert stored["path"].startswith("uploads/Holiday-Photo-") and stored["path"].endswith(".png")
+    assert (server.workspace.root / stored["path"]).read_bytes() == source.read_bytes()
+    served = client.get(stored["url"])
+    assert served.status_code == 200 and served.content == source.read_bytes()
+    assert served.headers["x-content-type-options"] == "nosniff"
+
+
+def test_audio_and_jpeg_get_the_extension_of_their_real_format(client, tmp_path):
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
+        out.writeframes((np.sin(np.arange(1600) / 5) * 8000).astype("<i2").tobytes())
+    (tmp_path / "tone.bin").write_bytes(buffer.getvalue())
+    audio = upload(client, tmp_path / "tone.bin", media_type="application/octet-stream")
+    assert audio["kind"] == "audio" and audio["path"].endswith(".wav")
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "red.png.jpeg", "JPEG")
+    photo = upload(client, tmp_path / "red.png.jpeg", name="red.png", media_type="image/png")
+    assert photo["media_type"] == "image/jpeg" and photo["path"].endswith(".jpg")
+
+
+def test_too_large_upload_is_refused_and_not_kept(client, server, tmp_path):
+    noise = np.random.default_rng(0).integers(0, 256, (300, 300, 3), dtype=np.uint8)
+    Image.fromarray(noise).save(tmp_path / "noise.png")  # ~270 kB against a 200 kB limit
+    before = set((server.workspace.root / "uploads").glob("*"))
+    with (tmp_path / "noise.png").open("rb") as handle:
+        response = client.post("/files", files={"file": ("noise.png", handle, "image/png")})
+    assert response.status_code == 413 and "limit" in response.json()["error"]
+
+    def chunks():  # no Content-Length: the limit must hold while the body streams in
+        boundary = b"--b0undary"
+        yield boundary + b'\r\nContent-Disposition: form-data; name="file"; filename="n.png"\r\nContent-Type: image/png\r\n\r\n'
+        data = (tmp_path / "noise.png").read_bytes()
+        for start in range(0, len(data), 16384):
+            yield data[start:start + 16384]
+        yield b"\r\n" + boundary + b"--\r\n"
+
+    chunked = client.post("/files", content=chunks(), headers={"content-type": "multipart/form-data; boundary=b0undary"})
+    assert chunked.status_code == 413
+    assert set((server.workspace.root / "uploads").glob("*")) == before
+
+
+def test_wrong_types_are_refused(client, tmp_path):
+    script = tmp_path / "evil.png"
+    script.write_text("<script>alert(1)</script>")
+    for media_type in ("image/png", "text/html"):
+        with script.open("rb") as handle:
+            response = client.post("/files", files={"file": ("evil.png", handle, media_type)})
+        assert response.status_code == 415, response.text
+    assert "images, audio or video" in response.json()["error"]
+    svg = client.post("/files", files={"file": ("a.svg", b"<svg xmlns='http://www.w3.org/2000/svg'/>", "image/svg+xml")})
+    assert svg.status_code == 415
+    not_multipart = client.post("/files", content=b"\x89PNG", headers={"content-type": "image/png"})
+    assert not_multipart.status_code == 415 and "multipart/form-data" in not_multipart.json()["error"]
+    no_file = client.post("/files", files={"other": ("a.png", b"x", "image/png")})
+    assert no_file.status_code == 422
+
+
+def test_path_traversal_names_are_sanitised(client, server, tmp_path):
+    outside = server.workspace.root.parent
+    before = set(outside.rglob("*"))
+    for name in ("../../escape.png", "..\\..\\escape.png", "/etc/escape.png", "..", ".hidden.png"):
+        stored = upload(client, shape_image(tmp_path / "x.png", 1), name=name)
+        path = (server.workspace.root / stored["path"]).resolve()
+        assert path.parent == (server.workspace.root / "uploads").resolve(), name
+        assert "/" not in stored["path"].removeprefix("uploads/") and not path.name.startswith(".")
+    added = set(outside.rglob("*")) - before
+    assert all(server.workspace.root in p.parents for p in added)
+
+
+def test_nothing_outside_the_workspace_is_served(client, server):
+    secret = server.workspace.root.parent / "secret.txt"
+    secret.write_text("do not serve")
+    (server.workspace.root / ".env").write_text("TOKEN=1")
+    link = server.workspace.root / "link.txt"
+    if not link.exists():
+        os.symlink(secret, link)
+    for path in ("/files/../secret.txt", "/files/..%2Fsecret.txt", "/files/%2E%2E/secret.txt",
+                 "/files/uploads/..%2F..%2Fsecret.txt", "/files//etc/passwd", "/files/%2Fetc%2Fpasswd",
+                 "/files/link.txt", "/files/.env", "/files/uploads", "/files/"):
+        response = client.get(path)
+        assert response.status_code == 404, (path, response.status_code)
+        assert "do not serve" not in response.text and "root:" not in response.text
