@@ -45,7 +45,7 @@ def respond_reply(messages) -> str:
 def scripted_agent(workspace, **replies) -> HuggingGPT:
     script = {"plan": plan_reply, "respond": respond_reply, "chat": "Hello! Send me an image for an edge map."}
     script.update(replies)
-    return HuggingGPT(llm=ScriptedChat(replies=script, calls=[]), planner="llm", workspace=workspace)
+    return HuggingGPT(llm=ScriptedChat(replies=script, calls=[]), planner="llm", workspace=workspace, log_runs=False)
 
 
 class LiveServer:
@@ -89,24 +89,16 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def home(tmp_path_factory):
-    """Run logs and conversations go to a temporary data folder."""
-    path = tmp_path_factory.mktemp("home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HUGGINGGPT_HOME", str(path))
-        patch.delenv("HUGGINGGPT_API_KEY", raising=False)
-        yield path
-
-
-@pytest.fixture(scope="session")
-def start_server(home, tmp_path_factory):
-    """start_server(**create_app options) -> a running LiveServer with the scripted agent."""
+def start_server(tmp_path_factory):
+    """start_server(**create_app options) -> a running LiveServer with the scripted agent, its own
+    workspace and data folder, and auth off (api_key="") unless a key is given."""
     running = []
 
     def start(agent_factory=scripted_agent, **options) -> LiveServer:
         root = tmp_path_factory.mktemp("server")
         options.setdefault("workspace", root / "workspace")
         options.setdefault("data_dir", root / "data")
+        options.setdefault("api_key", "")
         live = LiveServer(create_app(agent_factory, **options)).__enter__()
         running.append(live)
         return live

@@ -54,7 +54,7 @@ def test_auth_is_off_without_a_key(client):
 
 def test_key_from_the_environment(start_server, monkeypatch):
     monkeypatch.setenv("HUGGINGGPT_API_KEY", "from-env")
-    live = start_server()
+    live = start_server(api_key=None)
     with live.client() as http:
         assert http.post("/conversations").status_code == 401
         assert http.post("/conversations", headers={"Authorization": "Bearer from-env"}).status_code == 201
