@@ -103,13 +103,16 @@ class _FasterWhisper(Engine):
         language = None
         if inputs.get("language") and self.multilingual:
             language = language_code(str(inputs["language"])) or str(inputs["language"])
+        # Silero VAD drops non-speech first (Whisper "hears" words such as "You" in silence);
         # temperature 0 and no conditioning on earlier text bound the time spent on noise.
         segments, info = _whisper(str(self.model_dir())).transcribe(
-            samples, beam_size=5, temperature=0.0, condition_on_previous_text=False, language=language)
+            samples, beam_size=5, temperature=0.0, condition_on_previous_text=False, language=language,
+            vad_filter=True)
         chunks = [{"timestamp": [round(s.start, 2), round(s.end, 2)], "text": s.text.strip()} for s in segments]
         text = " ".join(c["text"] for c in chunks if c["text"])
-        result = {"text": text, "chunks": chunks, "language": info.language,
-                  "language_probability": round(float(info.language_probability), 3)}
+        heard = bool(chunks)  # with no speech, the language "detected" means nothing
+        result = {"text": text, "chunks": chunks, "language": info.language if heard else None,
+                  "language_probability": round(float(info.language_probability), 3) if heard else None}
         return ExpertOutput(model=self.model_id, result=result, text=text,
                             note=None if text else "no speech recognised in the audio")
 

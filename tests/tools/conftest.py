@@ -1,0 +1,64 @@
+"""Shared fixtures of the tools tests. The language/audio/video ones are prefixed `av_`
+or named after what they make; every input is made by the tests themselves."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.tools.engines._audio_io import flite_wav, write_wav  # noqa: E402
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower().replace("-", " "))
+
+
+def _word_error_rate(reference: str, hypothesis: str) -> float:
+    """Word-level Levenshtein distance over the reference length, after lowercasing and
+    dropping punctuation (the usual WER normalisation)."""
+    ref, hyp = _words(reference), _words(hypothesis)
+    previous = list(range(len(hyp) + 1))
+    for i, r in enumerate(ref, 1):
+        current = [i]
+        for j, h in enumerate(hyp, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r != h)))
+        previous = current
+    return previous[-1] / max(1, len(ref))
+
+
+@pytest.fixture(scope="session")
+def word_error_rate() -> Callable[[str, str], float]:
+    return _word_error_rate
+
+
+@pytest.fixture(scope="module")
+def av_workspace(tmp_path_factory) -> Workspace:
+    """A workspace holding bad audio inputs and non-speech clips (16 kHz WAV)."""
+    root = tmp_path_factory.mktemp("av")
+    rng = np.random.default_rng(0)
+    (root / "corrupt.wav").write_bytes(b"RIFF\x24\x00\x00\x00WAVEfmt " + rng.integers(0, 256, 4000, dtype=np.uint8).tobytes())
+    (root / "notes.wav").write_text("this is a text file with a .wav name\n")
+    write_wav(root / "silence.wav", np.zeros(3 * 16000, dtype=np.float32), 16000)
+    write_wav(root / "noise.wav", (0.1 * rng.standard_normal(3 * 16000)).astype(np.float32), 16000)
+    return Workspace(root)
+
+
+@pytest.fixture(scope="module")
+def flite_clip(av_workspace) -> Callable[[str, str], str]:
+    """Speaks a sentence with flite into the workspace; returns the file name (a test input)."""
+
+    def speak(text: str, name: str) -> str:
+        path: Path = av_workspace.root / name
+        if not path.exists():
+            flite_wav(text, path)
+        return name
+
+    return speak
