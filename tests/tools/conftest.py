@@ -1,12 +1,11 @@
-"""Shared fixtures of the tools tests. The language/audio/video ones are prefixed `av_`
-or named after what they make; every input is made by the tests themselves."""
+"""Shared fixtures of the tools tests. Those of the language, audio and video tests:
+`av_workspace` (bad and non-speech audio inputs the tests make) and `word_error_rate`."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
-from langchain_hugginggpt.tools.engines._audio_io import flite_wav, write_wav  # noqa: E402
+from langchain_hugginggpt.tools.engines._audio_io import write_wav  # noqa: E402
 
 
 def _words(text: str) -> list[str]:
@@ -49,16 +48,3 @@ def av_workspace(tmp_path_factory) -> Workspace:
     write_wav(root / "silence.wav", np.zeros(3 * 16000, dtype=np.float32), 16000)
     write_wav(root / "noise.wav", (0.1 * rng.standard_normal(3 * 16000)).astype(np.float32), 16000)
     return Workspace(root)
-
-
-@pytest.fixture(scope="module")
-def flite_clip(av_workspace) -> Callable[[str, str], str]:
-    """Speaks a sentence with flite into the workspace; returns the file name (a test input)."""
-
-    def speak(text: str, name: str) -> str:
-        path: Path = av_workspace.root / name
-        if not path.exists():
-            flite_wav(text, path)
-        return name
-
-    return speak
