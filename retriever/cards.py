@@ -12,18 +12,18 @@ import re
 
 DEFAULT_MAX_CHARS = 300
 
-_FRONT_MATTER = re.compile(r"\A\s*---\s*\n.*?\n---\s*\n", re.S)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_CODE_FENCE = re.compile(r"(```|~~~).*?(\1|\Z)", re.S)
+_FRONT_MATTER = re.compile(r"\A\s*---\s*\n.*?\n---\s*\n", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_CODE_FENCE = re.compile(r"(```|~~~).*?(\1|\Z)", re.DOTALL)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_REF_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.M)
+_REF_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
 _HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 _URL = re.compile(r"https?://\S+")
 _INLINE = re.compile(r"(\*\*|__|`|\*(?=\S)|(?<=\S)\*)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _YAML_LINE = re.compile(r"^\s{2,}(?:-\s+)?[\w-]+:(?:\s|$)")
-_LABEL = re.compile(r"^(?:model description|description|overview|summary|introduction|about)\s*:\s*", re.I)
+_LABEL = re.compile(r"^(?:model description|description|overview|summary|introduction|about)\s*:\s*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 # Sentences that never describe the model.
@@ -32,14 +32,14 @@ _BOILERPLATE = re.compile(
     r"|written by the hugging ?face team|^note\b|if you find this model|connect me on|^please (?:see|refer|cite)"
     r"|^for more details\b|^repository\b|^paper\b|^github\b|^demo\b|^citation\b|^license\b|entry not found"
     r"|more information needed|^it achieves the following results|^use the code below|hyperparameters were used",
-    re.I,
+    re.IGNORECASE,
 )
 # Titles that say nothing about the model.
 _GENERIC_TITLE = re.compile(
     r"^(?:model card(?: for .*)?|model (?:description|details)|description|overview|introduction|usage|how to use"
     r"|intended uses.*|training.*|evaluation.*|results|limitations.*|citation|license|welcome|about|table of contents"
     r"|getting started.*|summary|details|tl;?dr|model|abstract|benchmarks?)$",
-    re.I,
+    re.IGNORECASE,
 )
 
 

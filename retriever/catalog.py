@@ -97,7 +97,7 @@ class ModelCatalog:
         self.reload()
 
     @classmethod
-    def from_records(cls, records: Iterable[ModelRecord], include_builtin: bool = False) -> "ModelCatalog":
+    def from_records(cls, records: Iterable[ModelRecord], include_builtin: bool = False) -> ModelCatalog:
         """An in-memory catalog (nothing read or written on disk)."""
         catalog = cls(persist=False, include_builtin=include_builtin)
         for record in records:

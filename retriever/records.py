@@ -15,13 +15,17 @@ Source = Literal["builtin", "import", "hub", "user"]
 SOURCE_PRECEDENCE: tuple[Source, ...] = ("builtin", "import", "hub", "user")
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
 # Cards name languages by ISO code; the embedding model matches a request's "German" far better than "de".
-LANGUAGE_NAMES = dict(pair.split(":") for pair in (
-    "ar:Arabic bg:Bulgarian bn:Bengali ca:Catalan cs:Czech da:Danish de:German el:Greek en:English es:Spanish "
-    "et:Estonian eu:Basque fa:Persian fi:Finnish fr:French ga:Irish gl:Galician he:Hebrew hi:Hindi hr:Croatian "
-    "hu:Hungarian id:Indonesian it:Italian ja:Japanese ko:Korean lt:Lithuanian lv:Latvian ms:Malay nl:Dutch "
-    "no:Norwegian pl:Polish pt:Portuguese ro:Romanian ru:Russian sk:Slovak sl:Slovenian sr:Serbian sv:Swedish "
-    "sw:Swahili ta:Tamil th:Thai tr:Turkish uk:Ukrainian ur:Urdu vi:Vietnamese zh:Chinese").split())
-_CARD_LANGUAGES = re.compile(r"^\W*(?:source|target) languages?\W*:\s*([\w ,+-]+)$", re.I | re.M)
+LANGUAGE_NAMES = {
+    "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "ca": "Catalan", "cs": "Czech", "da": "Danish",
+    "de": "German", "el": "Greek", "en": "English", "es": "Spanish", "et": "Estonian", "eu": "Basque",
+    "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish", "gl": "Galician", "he": "Hebrew",
+    "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian", "it": "Italian", "ja": "Japanese",
+    "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "ms": "Malay", "nl": "Dutch", "no": "Norwegian",
+    "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian",
+    "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "th": "Thai", "tr": "Turkish",
+    "uk": "Ukrainian", "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese",
+}
+_CARD_LANGUAGES = re.compile(r"^\W*(?:source|target) languages?\W*:\s*([\w ,+-]+)$", re.IGNORECASE | re.MULTILINE)
 
 
 class CatalogError(ValueError):
@@ -73,7 +77,7 @@ class ModelRecord(BaseModel):
             parts.append("Languages: " + ", ".join(LANGUAGE_NAMES.get(x, x) for x in self.languages) + ".")
         return " ".join(parts)
 
-    def merged_over(self, lower: "ModelRecord") -> "ModelRecord":
+    def merged_over(self, lower: ModelRecord) -> ModelRecord:
         """This record, with empty fields filled from a lower-precedence record of the same model."""
         filled = {name: getattr(lower, name) for name in ("description", "downloads", "likes", "license", "tags",
                                                           "languages", "size") if not getattr(self, name)}

@@ -31,7 +31,6 @@ from langchain_hugginggpt.retriever.index import CatalogIndex
 from langchain_hugginggpt.retriever.paths import data_dir
 from langchain_hugginggpt.retriever.records import ModelRecord
 
-
 REMOTE_BACKEND = "inference-api"
 
 
@@ -71,6 +70,21 @@ def popularity(records: list[ModelRecord]) -> np.ndarray:
     return scores
 
 
+class _State:
+    """An index with the per-position arrays a query needs (so a query never loops over records in Python)."""
+
+    def __init__(self, version: int, index: CatalogIndex, records: list[ModelRecord]) -> None:
+        self.version, self.index = version, index
+        self.by_key = {r.key: r for r in records}
+        ordered = [self.by_key[key] for key in index.keys]
+        self.available = np.asarray([r.available for r in ordered], dtype=bool)
+        self.stand_in = np.asarray([r.stand_in for r in ordered], dtype=bool)
+        self.remote = np.asarray([r.backend == REMOTE_BACKEND for r in ordered], dtype=bool)
+        self.popularity = np.zeros(len(ordered))
+        for start, end in index.ranges.values():
+            self.popularity[start:end] = popularity(ordered[start:end])
+
+
 class CandidateRetriever(BaseRetriever):
     """Retrieves candidate models from a `ModelCatalog` through a FAISS index.
 
@@ -94,7 +108,7 @@ class CandidateRetriever(BaseRetriever):
     rerank_pool: int = Field(100, description="How many of the most similar records are re-ranked with popularity.")
 
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
-    _state: tuple[int, CatalogIndex, dict[tuple[str, str], ModelRecord], np.ndarray] | None = PrivateAttr(None)
+    _state: _State | None = PrivateAttr(None)
 
     def get_embeddings(self) -> Embeddings:
         if self.embeddings is None:
@@ -104,27 +118,18 @@ class CandidateRetriever(BaseRetriever):
         return self.embeddings
 
     def index(self) -> CatalogIndex:
-        return self._current()[1]
+        return self._current().index
 
-    def _current(self) -> tuple[int, CatalogIndex, dict[tuple[str, str], ModelRecord], np.ndarray]:
+    def _current(self) -> _State:
         """The index for the catalog as it is now (built or loaded once per catalog change)."""
         with self._lock:
-            if self._state is None or self._state[0] != self.catalog.version:
+            if self._state is None or self._state.version != self.catalog.version:
                 version = self.catalog.version
                 records = self.catalog.records()
                 directory = self.index_dir or (data_dir() / "index" if self.catalog.persist else None)
-                index = CatalogIndex.load_or_build(records, self.get_embeddings(), directory)
-                by_key = {r.key: r for r in records}
-                pop = np.zeros(len(index))
-                for task, (start, end) in index.ranges.items():
-                    pop[start:end] = popularity([by_key[k] for k in index.keys[start:end]])
-                self._state = (version, index, by_key, pop)
+                self._state = _State(version, CatalogIndex.load_or_build(records, self.get_embeddings(), directory),
+                                     records)
             return self._state
-
-    def _eligible(self, record: ModelRecord, available_only: bool, include_remote: bool) -> bool:
-        if not available_only:
-            return True
-        return record.available and (include_remote or record.backend != REMOTE_BACKEND)
 
     def candidates(self, task: str | None, context: str, k: int | None = None, *, available_only: bool | None = None,
                    include_remote: bool | None = None) -> list[Candidate]:
@@ -135,18 +140,22 @@ class CandidateRetriever(BaseRetriever):
         k = self.k if k is None else k
         available_only = self.available_only if available_only is None else available_only
         include_remote = self.include_remote if include_remote is None else include_remote
-        _, index, by_key, pop = self._current()
-        span = range(*index.ranges[task]) if task is not None and task in index.ranges else (
-            range(len(index)) if task is None else range(0))
-        eligible = [i for i in span if self._eligible(by_key[index.keys[i]], available_only, include_remote)]
-        if any(by_key[index.keys[i]].available and not by_key[index.keys[i]].stand_in for i in eligible):
-            pool = [i for i in eligible if not by_key[index.keys[i]].stand_in]  # a real model can run
+        state = self._current()
+        index, by_key, pop = state.index, state.by_key, state.popularity
+        if task is None:
+            lo, hi = 0, len(index)
+        elif task in index.ranges:
+            lo, hi = index.ranges[task]
         else:
-            pool = eligible
-        if not pool or k <= 0:
+            return []
+        available, stand_in = state.available[lo:hi], state.stand_in[lo:hi]
+        eligible = available & (include_remote | ~state.remote[lo:hi]) if available_only else np.ones(hi - lo, bool)
+        if (eligible & available & ~stand_in).any():  # a real model can run: no stand-ins
+            eligible &= ~stand_in
+        if not eligible.any() or k <= 0:
             return []
         query = np.asarray(self.get_embeddings().embed_query(context or task or ""), dtype="float32")
-        restrict = None if len(pool) == len(span) else pool
+        restrict = None if eligible.all() else np.flatnonzero(eligible) + lo
         hits = index.search(query, max(self.rerank_pool, k), task=task, positions=restrict)
         scored = []
         for position, similarity in hits:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
@@ -209,3 +210,19 @@ class _Counting(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return self.inner.embed_query(text)
+
+
+def test_the_compact_index_for_large_catalogs_returns_the_exact_results(tmp_path):
+    rng = np.random.default_rng(0)
+    vectors = rng.standard_normal((3000, 32)).astype("float32")
+    keys = [("summarization" if i < 2900 else "translation", f"m/{i}") for i in range(3000)]
+    compact = CatalogIndex.from_vectors(keys, vectors, "e", kind="refine")
+    exact = CatalogIndex.from_vectors(keys, vectors, "e", kind="flat")
+    compact.save(tmp_path)
+    loaded = CatalogIndex.load(tmp_path)
+    assert loaded.kind == "refine" and exact.kind == "flat"
+    for query in rng.standard_normal((5, 32)):
+        for where in ({"task": "summarization"}, {"task": "translation"}, {}, {"positions": [3, 7, 2950]}):
+            got, want = loaded.search(query, 10, **where), exact.search(query, 10, **where)
+            assert [i for i, _ in got] == [i for i, _ in want]
+            assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)

@@ -1,0 +1,49 @@
+"""The onnxruntime backend computes the same vectors as HuggingFaceEmbeddings, so both share an index."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from langchain_hugginggpt.retriever import CandidateRetriever, ModelCatalog
+from langchain_hugginggpt.retriever.embeddings import embeddings_name
+from langchain_hugginggpt.retriever.onnx_embeddings import ONNX_FILE, MiniLMOnnxEmbeddings
+from tests.retriever.test_retrieval import SPANISH_FINANCE
+
+TEXTS = ["Transcribe this Chinese audio recording.", "A cat.",
+         "FinBERT is a pre-trained NLP model to analyze sentiment of financial text. " * 3, "détecter les objets"]
+
+
+@pytest.fixture(scope="module")
+def onnx(tmp_path_factory):
+    return MiniLMOnnxEmbeddings(tmp_path_factory.mktemp("models") / ONNX_FILE)
+
+
+def test_same_vectors_as_the_torch_model(onnx, embeddings):
+    # A batch of texts of different lengths checks padding and pooling as well as the weights.
+    ours = np.asarray(onnx.embed_documents(TEXTS))
+    theirs = np.asarray(embeddings.embed_documents(TEXTS))
+    assert ours.shape == theirs.shape == (4, 384)
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(ours, theirs, atol=1e-4)
+    np.testing.assert_allclose(onnx.embed_query(TEXTS[0]), embeddings.embed_query(TEXTS[0]), atol=1e-4)
+    assert embeddings_name(onnx) == embeddings_name(embeddings)
+
+
+def test_it_reads_the_index_built_with_the_torch_model(onnx, home):
+    class Counting(MiniLMOnnxEmbeddings):
+        def __init__(self, inner):
+            self.__dict__.update(inner.__dict__)
+            self.documents = 0
+
+        def embed_documents(self, texts):
+            self.documents += len(texts)
+            return super().embed_documents(texts)
+
+    counting = Counting(onnx)
+    retriever = CandidateRetriever(catalog=ModelCatalog(), embeddings=counting)
+    found = retriever.candidates("text-classification", SPANISH_FINANCE, k=5, available_only=False)
+    assert counting.documents == 0  # loaded, not rebuilt
+    reference = CandidateRetriever(catalog=ModelCatalog(), embeddings=None)
+    expected = reference.candidates("text-classification", SPANISH_FINANCE, k=5, available_only=False)
+    assert [c.id for c in found] == [c.id for c in expected]
