@@ -149,18 +149,3 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--task")
     p.set_defaults(func=cmd_remove)
 
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m langchain_hugginggpt.retriever.cli models ...` (the same commands as `hugginggpt models`)."""
-    parser = argparse.ArgumentParser(prog="hugginggpt")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except (CatalogError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
