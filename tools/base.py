@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.agent.workspace import Workspace, WorkspaceError
 from langchain_hugginggpt.tools.tasks import TaskSpec, get_task
 
 
@@ -124,7 +124,10 @@ class ExpertTool(BaseTool):
             if value is None:
                 continue
             kind = self.spec.inputs.get(slot, "text")
-            resolved[slot] = str(self.workspace.resolve_input(value)) if kind != "text" else value
+            try:
+                resolved[slot] = str(self.workspace.resolve_input(value)) if kind != "text" else value
+            except WorkspaceError as exc:  # a ToolException, so LangChain agents can show it to the LLM
+                raise ExpertError(f"{self.spec.name}: {slot} input: {exc}") from exc
         try:
             output = engine.run(resolved, self.workspace)
         except ExpertError:

@@ -103,8 +103,9 @@ def test_unreadable_audio_is_an_expert_error(av_workspace, name):
 
 
 def test_missing_audio_file(av_workspace):
-    with pytest.raises(WorkspaceError, match="not found"):
+    with pytest.raises(ExpertError, match="automatic-speech-recognition: audio input: .*'nowhere.wav' not found") as info:
         run("automatic-speech-recognition", av_workspace, audio="nowhere.wav")
+    assert isinstance(info.value.__cause__, WorkspaceError)
     engine = resolve_engine("audio-classification", "silero-vad")
     with pytest.raises(ExpertError, match="silero-vad: cannot read audio .*file not found"):
         engine.run({"audio": str(av_workspace.root / "nowhere.wav")}, av_workspace)
