@@ -65,8 +65,9 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
 
         model = load_llm(llm)
         if isinstance(model, ChatLlamaCpp):
-            # The embedded 135M model plans worse than the retrieval planner (docs/benchmarks.md),
-            # so with it the LLM plans only what retrieval finds no task for.
+            # The embedded 135M model plans worse than the retrieval planner (docs/benchmarks.md):
+            # a threshold of 0 makes `auto` always take the retrieval plan (an empty one is
+            # chit-chat). `planner="llm"` still makes it plan, for comparison.
             kwargs.setdefault("confidence_threshold", 0.0)
             # It also loops and invents results when asked to summarise them; the template
             # answer is built from the results alone, so it stays true.
