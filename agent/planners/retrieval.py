@@ -15,15 +15,15 @@ The example bank serves `select_examples` (few-shot demonstrations for the LLM c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
+from langchain_hugginggpt.agent.planners.steps import Step, ancestors, drop_unfilled, ordered_plan
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, parse, question_in)
-from langchain_hugginggpt.agent.schema import Plan, Task
+from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
@@ -61,16 +61,6 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
 }.items()}
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
-
-
-@dataclass
-class Step:
-    task: str
-    mention: Mention
-    lo: int  # the request span that belongs to this task
-    hi: int
-    args: dict[str, str] = field(default_factory=dict)
-    deps: set[int] = field(default_factory=set)  # indices into the step list
 
 
 def produces_text(task: str) -> bool:
@@ -119,8 +109,8 @@ class RetrievalPlanner:
         for step in steps:  # last resort for text: the request itself
             if "text" in TASKS[step.task].required and not step.args.get("text"):
                 step.args["text"] = request
-        steps = _drop_unfilled(steps)
-        plan = _ordered_plan(steps)
+        steps = drop_unfilled(steps)
+        plan = ordered_plan(steps)
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
         confidence, nearest = self._confidence(request, steps)
         return PlannerOutput(plan=plan, planner=self.name, confidence=confidence,
@@ -348,7 +338,7 @@ class RetrievalPlanner:
                 kind = spec.inputs[slot]
                 for j in range(i + 1, len(steps)):
                     feeds = TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))
-                    if feeds and i not in _ancestors(steps, j):
+                    if feeds and i not in ancestors(steps, j):
                         step.args[slot] = f"<resource>-{j}"
                         step.deps.add(j)
                         break
@@ -386,53 +376,3 @@ def _history_files(chat_history: list[dict] | None) -> list[Resource]:
         content = message.get("content", "") if isinstance(message, dict) else getattr(message, "content", "")
         files += parse(str(content)).files
     return files
-
-
-def _ancestors(steps: list[Step], j: int) -> set[int]:
-    seen, todo = set(), list(steps[j].deps)
-    while todo:
-        k = todo.pop()
-        if k not in seen:
-            seen.add(k)
-            todo += list(steps[k].deps)
-    return seen
-
-
-def _drop_unfilled(steps: list[Step]) -> list[Step]:
-    """Tasks missing a required input cannot run; drop them and whatever depended on them."""
-    dropped = {i for i, s in enumerate(steps) if any(not s.args.get(slot) for slot in TASKS[s.task].required)}
-    changed = True
-    while changed:
-        changed = False
-        for i, s in enumerate(steps):
-            if i not in dropped and s.deps & dropped:
-                dropped.add(i)
-                changed = True
-    keep = [i for i in range(len(steps)) if i not in dropped]
-    new_index = {old: new for new, old in enumerate(keep)}
-    kept = []
-    for i in keep:
-        s = steps[i]
-        args = {slot: re.sub(r"<resource>-(\d+)", lambda m: f"<resource>-{new_index[int(m.group(1))]}", v)
-                for slot, v in s.args.items()}
-        kept.append(Step(s.task, s.mention, s.lo, s.hi, args, {new_index[d] for d in s.deps}))
-    return kept
-
-
-def _ordered_plan(steps: list[Step]) -> Plan:
-    """Ids in an order where every task follows the tasks it uses (stable otherwise)."""
-    order, placed = [], set()
-    while len(order) < len(steps):
-        ready = [i for i in range(len(steps)) if i not in placed and steps[i].deps <= placed]
-        if not ready:  # a cycle cannot come from the rules above; keep what is placeable
-            break
-        order.append(ready[0])
-        placed.add(ready[0])
-    new_id = {old: new for new, old in enumerate(order)}
-    tasks = []
-    for old in order:
-        s = steps[old]
-        args = {slot: re.sub(r"<resource>-(\d+)", lambda m: f"<resource>-{new_id[int(m.group(1))]}", v)
-                for slot, v in s.args.items()}
-        tasks.append(Task(task=s.task, id=new_id[old], dep=sorted(new_id[d] for d in s.deps) or [-1], args=args))
-    return Plan(tasks=tasks)

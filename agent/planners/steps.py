@@ -1,0 +1,72 @@
+"""The retrieval planner's working list of steps, and how it becomes a Plan.
+
+Steps refer to each other by their index in the list. A step missing a required input
+is dropped with everything that uses it; the rest are numbered so that every task comes
+after the tasks it uses, and their `<resource>-N` references are renumbered to match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from langchain_hugginggpt.agent.planners.cues import Mention
+from langchain_hugginggpt.agent.schema import Plan, Task
+from langchain_hugginggpt.tools.tasks import TASKS
+
+_REF = re.compile(r"<resource>-(\d+)")
+
+
+@dataclass
+class Step:
+    task: str
+    mention: Mention
+    lo: int  # the request span that belongs to this task
+    hi: int
+    args: dict[str, str] = field(default_factory=dict)
+    deps: set[int] = field(default_factory=set)  # indices into the step list
+
+
+def ancestors(steps: list[Step], j: int) -> set[int]:
+    """Every step that step j uses, directly or through others."""
+    seen, todo = set(), list(steps[j].deps)
+    while todo:
+        k = todo.pop()
+        if k not in seen:
+            seen.add(k)
+            todo += list(steps[k].deps)
+    return seen
+
+
+def _renumbered(args: dict[str, str], new_index: dict[int, int]) -> dict[str, str]:
+    return {slot: _REF.sub(lambda m: f"<resource>-{new_index[int(m.group(1))]}", v) for slot, v in args.items()}
+
+
+def drop_unfilled(steps: list[Step]) -> list[Step]:
+    """Tasks missing a required input cannot run; drop them and whatever depended on them."""
+    dropped = {i for i, s in enumerate(steps) if any(not s.args.get(slot) for slot in TASKS[s.task].required)}
+    changed = True
+    while changed:
+        changed = False
+        for i, s in enumerate(steps):
+            if i not in dropped and s.deps & dropped:
+                dropped.add(i)
+                changed = True
+    keep = [i for i in range(len(steps)) if i not in dropped]
+    new_index = {old: new for new, old in enumerate(keep)}
+    return [Step(s.task, s.mention, s.lo, s.hi, _renumbered(s.args, new_index), {new_index[d] for d in s.deps})
+            for s in (steps[i] for i in keep)]
+
+
+def ordered_plan(steps: list[Step]) -> Plan:
+    """Ids in an order where every task follows the tasks it uses (stable otherwise)."""
+    order, placed = [], set()
+    while len(order) < len(steps):
+        ready = [i for i in range(len(steps)) if i not in placed and steps[i].deps <= placed]
+        if not ready:  # a cycle cannot come from the planner's rules; keep what is placeable
+            break
+        order.append(ready[0])
+        placed.add(ready[0])
+    new_id = {old: new for new, old in enumerate(order)}
+    return Plan(tasks=[Task(task=steps[old].task, id=new_id[old], dep=sorted(new_id[d] for d in steps[old].deps) or [-1],
+                            args=_renumbered(steps[old].args, new_id)) for old in order])
