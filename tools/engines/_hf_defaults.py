@@ -23,6 +23,10 @@ TRANSFORMERS_DEFAULTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "object-detection": ("facebook/detr-resnet-50", ("timm",)),
     "image-segmentation": ("facebook/detr-resnet-50-panoptic", ("timm",)),
     "depth-estimation": ("Intel/dpt-large", ()),
+    # ControlNet's conditions: its depth annotator is MiDaS v3 DPT-Hybrid; diffusers' sd-controlnet-seg
+    # card makes seg maps with UperNet-ConvNeXt on ADE20K (both native transformers, no timm).
+    "depth-control": ("Intel/dpt-hybrid-midas", ()),
+    "seg-control": ("openmmlab/upernet-convnext-small", ()),
     "image-to-text": ("nlpconnect/vit-gpt2-image-captioning", ()),
     "visual-question-answering": ("dandelin/vilt-b32-finetuned-vqa", ()),
     "document-question-answering": ("impira/layoutlm-document-qa", ("pytesseract",)),  # reads words with Tesseract

