@@ -54,6 +54,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     max_concurrency: int = 4
     task_timeout: float | None = 600.0
     confidence_threshold: float = 0.6
+    chit_chat_history: bool = Field(True, description="Show earlier turns to the LLM when a request has no task.")
     log_runs: bool = True
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -75,6 +76,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             # Its stated reasons for a model choice are invented; the top-ranked candidate
             # with that stated as the reason is the honest choice.
             kwargs.setdefault("selection", "top")
+            # Given earlier turns, it copies them line after line instead of replying.
+            kwargs.setdefault("chit_chat_history", False)
         return cls(llm=model, **kwargs)
 
     @property
@@ -146,6 +149,10 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         if not planned.plan.tasks:
             with _timer(result, "response"):
                 result.answer = await self._chit_chat(input, config)
+                if planned.planner.startswith("retrieval") and self.llm is not None:
+                    # No LLM judged this to be chat: say so, or a chat reply may pass for a done task.
+                    result.answer = (f"I found no task for an expert model in this request, so this is a plain "
+                                     f"chat reply.\n\n{result.answer}")
             emit(StageEvent(kind="answer", data={"answer": result.answer}))
             return
 
@@ -211,7 +218,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         if self.llm is None:
             return "This request needs no expert model, and no controller LLM is configured to chat."
         messages = [SystemMessage(render("chat.md"))]
-        if input.chat_history:
+        if input.chat_history and self.chit_chat_history:
             messages.append(SystemMessage("Conversation so far: " + chat_log_text(input.chat_history)))
         messages.append(HumanMessage(input.request))
         reply = await self.llm.ainvoke(messages, config)

@@ -135,3 +135,16 @@ def test_input_schema_is_exposed(workspace):
     agent = HuggingGPT(llm=None, workspace=workspace)
     assert agent.get_input_jsonschema()["required"] == ["request"]
     assert "answer" in agent.get_output_jsonschema()["properties"]
+
+
+def test_chit_chat_after_the_retrieval_planner_says_no_task_was_found(workspace, tmp_path, monkeypatch):
+    """No LLM judged the request to be chat, so the reply must not pass for a done task."""
+    agent, llm = make_agent(workspace, tmp_path, monkeypatch)
+    agent = agent.model_copy(update={"planner": "retrieval", "chit_chat_history": False})
+    history = [{"role": "user", "content": "Detect the objects in red.png"}, {"role": "assistant", "content": "1 cat"}]
+    result = agent.invoke({"request": "good night, see you", "chat_history": history})
+    assert result.plan == [] and result.planner.startswith("retrieval")
+    assert result.answer.startswith("I found no task for an expert model in this request")
+    assert result.answer.endswith("Hello to you too!")
+    chat_prompt = " ".join(str(m) for m in llm.calls[-1][1])
+    assert llm.calls[-1][0] == "chat" and "red.png" not in chat_prompt and "good night" in chat_prompt
