@@ -27,10 +27,17 @@ from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
-# Tasks whose output annotates their input (boxes, masks, depth): "it" after them still
-# means the original input; only explicit words ("the result", "the mask") chain to them.
+# Tasks whose output annotates their input (boxes, masks, depth): words for the picture after
+# them ("describe the picture") still mean their input; only explicit words ("the result",
+# "the mask") chain to the annotation. With chaining by default off, "it" means the input too.
 ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"}
 ANNOTATORS |= {name for name in TASKS if name.endswith("-control")}
+# Tasks that read what a picture shows (captions, labels, answers, other annotations). Tasks that
+# make a new image from one (editing, ControlNet generation from a map) may start from an annotation.
+READERS = {name for name, spec in TASKS.items() if "image" in spec.inputs.values()
+           and (spec.output == "text" or name in ANNOTATORS)}
+# Words for the picture a request started from, as opposed to something a step made.
+INPUT_REF = re.compile(r"\b(?:the|this|that|same|original|my) (?:picture|image|photo(?:graph)?|pic|scene|snapshot)\b", re.I)
 # Where a task is not in the allowed list, the nearest one that is.
 FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
@@ -257,6 +264,15 @@ class RetrievalPlanner:
                 j = earlier(kind)
                 mine = [f for f in own_files if f.kind == kind]
                 anywhere = [f for f in parsed.files if f.kind == kind]
+                if (j is not None and not mine and not explicit and steps[j].task in ANNOTATORS
+                        and step.task in READERS and INPUT_REF.search(scope)):
+                    # "Detect the objects in a.jpg and describe the picture": the picture is what the
+                    # annotator annotated, not its drawing (which chaining by default would give).
+                    source = _input_of(steps[j], kind)
+                    if source is not None:
+                        step.args[slot] = source
+                        step.deps |= {d for d in steps[j].deps if f"<resource>-{d}" == source}
+                        continue
                 # after an annotator (boxes, masks) only explicit words chain; "it" means the original
                 refers = j is not None and (explicit or (steps[j].task not in ANNOTATORS and bool(RESULT_REF.search(scope))))
                 if mine and not (j is not None and explicit):
@@ -368,6 +384,12 @@ def _instruction(text: str) -> str | None:
     """An edit instruction: the task's own words without the trailing connective."""
     words = re.split(r"[;.!?]|,? (?:and then|then|and also|after that)\b", text)[0].strip(" ,")
     return words or None
+
+
+def _input_of(step: Step, kind: str) -> str | None:
+    """The value step gives its (first) input slot of this kind."""
+    spec = TASKS[step.task]
+    return next((v for slot, v in step.args.items() if spec.inputs.get(slot) == kind and v), None)
 
 
 def _history_files(chat_history: list[dict] | None) -> list[Resource]:
