@@ -6,6 +6,7 @@ model selection chose.
 from __future__ import annotations
 
 import importlib.util
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -56,6 +57,17 @@ class Engine(ABC):
     extra: ClassVar[str | None] = None
     stand_in: ClassVar[bool] = False
     license: ClassVar[str | None] = None
+    # A regular expression for the requests this engine is for, where one task covers different
+    # jobs (image-to-text: reading printed text, describing a photo). None: any request of its task.
+    request_cues: ClassVar[str | None] = None
+
+    @classmethod
+    def fits(cls, context: str) -> bool | None:
+        """Whether a request (with the task's arguments) asks for what this engine does;
+        None when the engine declares no `request_cues` (it serves any request of its task)."""
+        if cls.request_cues is None:
+            return None
+        return re.search(cls.request_cues, context, re.IGNORECASE) is not None
 
     def unavailable_reason(self) -> str | None:
         """None when this engine can run here now, else why not (cheap: no model load)."""
