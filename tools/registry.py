@@ -24,6 +24,7 @@ BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
     "hf_transformers",
     "hf_diffusers",
     "hf_inference",
+    "caption",  # a stand-in: after every real image-to-text engine
 )
 
 _ENGINES: dict[str, dict[str, type[Engine]]] = defaultdict(dict)

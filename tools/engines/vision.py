@@ -36,6 +36,12 @@ from langchain_hugginggpt.tools.registry import register
 # ---------------------------------------------------------------- OCR (Tesseract)
 
 OCR_TIMEOUT_S = 120.0
+# Requests for the text printed in an image (as opposed to a description of the picture).
+OCR_CUES = (r"\b(?:ocr|optical character|handwrit\w*|printed|written (?:on|in)|what(?:'s| is) written)\b"
+            r"|\btext (?:in|on|from|of)\b|\bwhat does\b.{0,40}\bsay\b"
+            r"|\b(?:extract|recogni[sz]e|transcribe|copy|get|pull)\b(?:\W+\w+){0,2}?\W+(?:text|words|writing|characters)\b"
+            r"|\bread\b(?:\W+\w+){0,3}?\W+(?:text|words?|writing|letters|numbers|signs?|labels?|plates?|documents?|"
+            r"pages?|screenshots?|receipts?|menus?)\b")
 
 
 def _tesseract_words(engine: Engine, path: str, lang: str = "eng") -> list[dict[str, Any]]:
@@ -91,6 +97,7 @@ class TesseractOCR(_TesseractEngine):
     model_id = "tesseract-ocr"
     description = ("Tesseract 5 LSTM OCR (English): reads the printed text in an image (documents, signs, "
                    "screenshots). It does not describe photos.")
+    request_cues = OCR_CUES
 
     def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         words = _tesseract_words(self, image_input(self, inputs))

@@ -1,0 +1,87 @@
+"""A labelled stand-in for image captioning, composed from the vision models that run here.
+
+No captioning model (BLIP, ViT-GPT2) has its weights offline; their transformers engines stay
+registered for machines that have them. Until then "describe the picture" gets a plain sentence
+naming what CenterNet detects (COCO-80) and EfficientNet-Lite0's ImageNet class for the whole
+picture. It says only what those two models report, and is flagged as a stand-in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
+from langchain_hugginggpt.tools.engines._image_io import _plural, fail, image_input
+from langchain_hugginggpt.tools.registry import engine_class, register, resolve_engine
+
+# Requests for a description of the picture (as opposed to the text printed in it).
+CAPTION_CUES = (r"\b(?:describ\w*|descriptions?|caption\w*|depict\w*|tell me about)\b"
+                r"|\bwhat(?:'s| is) (?:in|on|shown in|happening in|going on in)\b"
+                r"|\bwhat does\b.{0,40}\b(?:show|look like)\b")
+
+_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+
+
+def _counted(label: str, n: int) -> str:
+    """'a cat', 'an umbrella', 'three people'."""
+    if n == 1:
+        return f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
+    return f"{_NUMBERS.get(n, str(n))} {'people' if label == 'person' else _plural(label)}"
+
+
+def object_phrase(labels: list[str]) -> str:
+    """'a motorcycle, a cat and two people' from detection labels, in the order given (best score first)."""
+    parts = [_counted(label, n) for label, n in Counter(labels).items()]
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+@register
+class DetectionClassificationCaption(Engine):
+    """Stand-in for a captioning model: CenterNet's objects + EfficientNet-Lite0's class, in one sentence."""
+
+    task = "image-to-text"
+    model_id = "detection+classification-caption"
+    backend = "stand-in"
+    stand_in = True
+    description = ("Stand-in, not a captioning model: a sentence naming the objects CenterNet (COCO-80) detects "
+                   "and EfficientNet-Lite0's ImageNet class for the whole picture.")
+    request_cues = CAPTION_CUES
+    license = "MIT (CenterNet package), Apache-2.0 (EfficientNet-Lite0)"
+    # The engines it reuses, by (task, model id).
+    detector = ("object-detection", "centernet-mobilenetv3-coco")
+    classifier = ("image-classification", "efficientnet-lite0")
+
+    def check_resources(self) -> str | None:
+        for task, model_id in (self.detector, self.classifier):
+            cls = engine_class(task, model_id)
+            reason = "not registered" if cls is None else cls().unavailable_reason()
+            if reason:
+                return f"needs {model_id} ({task}): {reason}"
+        return None
+
+    def _run(self, which: tuple[str, str], path: str, workspace: Workspace) -> ExpertOutput:
+        try:
+            return resolve_engine(*which).run({"image": path}, workspace)
+        except ExpertError as exc:  # name this task and model first, then the engine that failed
+            raise fail(self, str(exc)) from None
+
+    def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        path = image_input(self, inputs)
+        detection = self._run(self.detector, path, workspace)
+        for drawn in detection.files:  # the detector draws its boxes; a caption has no use for the drawing
+            Path(drawn).unlink(missing_ok=True)
+        classification = self._run(self.classifier, path, workspace)
+        objects = object_phrase([d["label"] for d in detection.result])
+        top = classification.result[0]
+        label = top["label"].split(",")[0]  # ImageNet names list synonyms: "tabby, tabby cat"
+        sentence = f"A picture with {objects}" if objects else "A picture in which no COCO object is detected"
+        sentence += f" (EfficientNet-Lite0's best guess for the whole picture: {label}, {top['score']:.0%})."
+        result = {"generated_text": sentence, "objects": detection.result, "classes": classification.result}
+        note = (f"stand-in, not a captioning model: a sentence composed from {self.detector[1]}'s detections "
+                f"and {self.classifier[1]}'s top ImageNet class")
+        return ExpertOutput(model=self.model_id, result=result, text=sentence, stand_in=True, note=note)
