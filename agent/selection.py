@@ -27,26 +27,54 @@ class CandidateSource(Protocol):
 
 
 class RegistryCandidates:
-    """Candidates from the tools registry: the engines that can run here, real models first.
+    """Candidates from the tools registry: the engines that can run here, those that fit the request first.
 
-    A stand-in heuristic is offered only when no real model can run.
+    An engine may say which requests of its task it is for (`Engine.request_cues`: OCR for
+    "read the text", captioning for "describe"); it ranks above engines that say nothing when
+    the request and the task's arguments match, below them when they do not. A stand-in
+    heuristic is offered only when no real model that fits the request can run, and never
+    above one that does.
     """
 
     def candidates(self, task: Task, request: str, k: int) -> list[Candidate]:
-        real, stand_ins = [], []
+        context = " ".join([request, *(str(v) for v in task.args.values())])
+        real: list[tuple[Candidate, bool | None]] = []
+        stand_ins: list[tuple[Candidate, bool | None]] = []
         for cls in engines_for(task.task):
             if cls().unavailable_reason() is not None:
                 continue
-            candidate = Candidate(id=cls.model_id, task=task.task, description=cls.description,
-                                  backend=cls.backend, available=True, stand_in=cls.stand_in)
-            (stand_ins if cls.stand_in else real).append(candidate)
-        return (real or stand_ins)[:k]
+            fits = cls.fits(context)
+            candidate = Candidate(id=cls.model_id, task=task.task, description=cls.description, backend=cls.backend,
+                                  available=True, stand_in=cls.stand_in,
+                                  details={} if fits is None else {"fits_request": fits})
+            (stand_ins if cls.stand_in else real).append((candidate, fits))
+        if _any_fit(real) or not _any_fit(stand_ins):
+            return (_ranked(real) or _ranked(stand_ins))[:k]
+        # Only a stand-in fits (e.g. "describe" where the one real engine reads text): the
+        # stand-in first, the real engines made for other requests after it.
+        return (_ranked(stand_ins) + _ranked(real))[:k]
 
     def unavailable_reason(self, task: Task) -> str:
         reasons = [f"{cls.model_id} ({cls().unavailable_reason()})" for cls in engines_for(task.task)]
         if not reasons:
             return f"no model is registered for {task.task}"
         return f"no model for {task.task} can run here; tried: " + "; ".join(reasons)
+
+
+def _stand_in_note(candidate: Candidate) -> str:
+    if not candidate.stand_in:
+        return ""
+    return "; a labelled stand-in, not a model: no real model that fits this request can run here"
+
+
+def _any_fit(group: list[tuple[Candidate, bool | None]]) -> bool:
+    return any(fits is not False for _, fits in group)
+
+
+def _ranked(group: list[tuple[Candidate, bool | None]]) -> list[Candidate]:
+    """Engines the request matches, then those that serve any request, then those made for other requests."""
+    order = {True: 0, None: 1, False: 2}
+    return [candidate for candidate, fits in sorted(group, key=lambda pair: order[pair[1]])]
 
 
 def candidates_text(candidates: list[Candidate], max_description: int = 100) -> str:
@@ -81,12 +109,12 @@ class ModelSelector:
             return Selection(task_id=task.id, model_id=None, reason=reason, candidates=[])
         if len(candidates) == 1:
             only = candidates[0]
-            note = " (a labelled stand-in: no real model for this task can run here)" if only.stand_in else ""
-            return Selection(task_id=task.id, model_id=only.id, reason="only one model available" + note,
+            return Selection(task_id=task.id, model_id=only.id, reason="only one model available" + _stand_in_note(only),
                              candidates=candidates)
         if not self.use_llm:
-            return Selection(task_id=task.id, model_id=candidates[0].id, candidates=candidates,
-                             reason="top-ranked candidate (LLM selection off)")
+            top = candidates[0]
+            return Selection(task_id=task.id, model_id=top.id, candidates=candidates,
+                             reason="top-ranked candidate (LLM selection off)" + _stand_in_note(top))
         return await self._ask_llm(request, task, candidates, config)
 
     async def _ask_llm(self, request: str, task: Task, candidates: list[Candidate],
