@@ -86,7 +86,7 @@ def resolve_engine(task: str, model_id: str | None = None) -> Engine:
 
     When nothing can run, the error says which models were tried and why.
     """
-    candidates = engines_for(task)
+    candidates = sorted(engines_for(task), key=lambda cls: cls.stand_in)  # a stand-in only when no model can run
     if model_id is not None:
         cls = engine_class(task, model_id)
         if cls is None:
