@@ -20,7 +20,7 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
-from langchain_hugginggpt.agent.planners.steps import Step, ancestors, drop_unfilled, ordered_plan
+from langchain_hugginggpt.agent.planners.steps import Step, ancestors, drop_unfilled, input_of, ordered_plan
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, parse, question_in)
 from langchain_hugginggpt.agent.schema import Plan
@@ -268,7 +268,7 @@ class RetrievalPlanner:
                         and step.task in READERS and INPUT_REF.search(scope)):
                     # "Detect the objects in a.jpg and describe the picture": the picture is what the
                     # annotator annotated, not its drawing (which chaining by default would give).
-                    source = _input_of(steps[j], kind)
+                    source = input_of(steps[j], kind)
                     if source is not None:
                         step.args[slot] = source
                         step.deps |= {d for d in steps[j].deps if f"<resource>-{d}" == source}
@@ -384,12 +384,6 @@ def _instruction(text: str) -> str | None:
     """An edit instruction: the task's own words without the trailing connective."""
     words = re.split(r"[;.!?]|,? (?:and then|then|and also|after that)\b", text)[0].strip(" ,")
     return words or None
-
-
-def _input_of(step: Step, kind: str) -> str | None:
-    """The value step gives its (first) input slot of this kind."""
-    spec = TASKS[step.task]
-    return next((v for slot, v in step.args.items() if spec.inputs.get(slot) == kind and v), None)
 
 
 def _history_files(chat_history: list[dict] | None) -> list[Resource]:

@@ -38,6 +38,12 @@ def ancestors(steps: list[Step], j: int) -> set[int]:
     return seen
 
 
+def input_of(step: Step, kind: str) -> str | None:
+    """What step gives its (first) input slot of this resource type."""
+    spec = TASKS[step.task]
+    return next((v for slot, v in step.args.items() if spec.inputs.get(slot) == kind and v), None)
+
+
 def _renumbered(args: dict[str, str], new_index: dict[int, int]) -> dict[str, str]:
     return {slot: _REF.sub(lambda m: f"<resource>-{new_index[int(m.group(1))]}", v) for slot, v in args.items()}
 
