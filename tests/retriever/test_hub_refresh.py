@@ -76,8 +76,10 @@ def hub():
 
 def _cli(tmp_path, *args, **env):
     environ = {**os.environ, "HUGGINGGPT_HOME": str(tmp_path), **env}
-    return subprocess.run([sys.executable, "-m", "langchain_hugginggpt.retriever.cli", "models", *args],
-                          capture_output=True, text=True, env=environ, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "langchain_hugginggpt.agent.cli", "models", *args],
+                          capture_output=True, text=True, env={**environ, "COLUMNS": "400"}, timeout=120)
+    done.stderr = " ".join(done.stderr.split())  # the console may wrap a long error line
+    return done
 
 
 def test_refresh_lists_models_by_downloads_with_their_cards(tmp_path, hub):
@@ -104,13 +106,13 @@ def test_refresh_lists_models_by_downloads_with_their_cards(tmp_path, hub):
 
 def test_refresh_offline_or_unreachable_fails_clearly(tmp_path):
     offline = _cli(tmp_path, "refresh", "--task", "summarization", HF_HUB_OFFLINE="1")
-    assert offline.returncode == 1 and "offline mode is on (HF_HUB_OFFLINE=1)" in offline.stderr
+    assert offline.returncode == 2 and "offline mode is on (HF_HUB_OFFLINE=1)" in offline.stderr
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     unreachable = _cli(tmp_path, "refresh", "--task", "summarization",
                        HF_ENDPOINT=f"http://127.0.0.1:{port}", HF_HUB_OFFLINE="0")
-    assert unreachable.returncode == 1
+    assert unreachable.returncode == 2
     assert f"cannot list summarization models on the Hub at http://127.0.0.1:{port}" in unreachable.stderr
     not_on_hub = _cli(tmp_path, "refresh", "--task", "canny-control", HF_HUB_OFFLINE="1")
-    assert not_on_hub.returncode == 1 and "not a Hub pipeline tag" in not_on_hub.stderr
+    assert not_on_hub.returncode == 2 and "not a Hub pipeline tag" in not_on_hub.stderr
