@@ -30,6 +30,7 @@ from langchain_hugginggpt.retriever.catalog import ModelCatalog
 from langchain_hugginggpt.retriever.index import CatalogIndex
 from langchain_hugginggpt.retriever.paths import data_dir
 from langchain_hugginggpt.retriever.records import ModelRecord
+from langchain_hugginggpt.tools.registry import engine_class
 
 REMOTE_BACKEND = "inference-api"
 
@@ -80,6 +81,9 @@ class _State:
         self.available = np.asarray([r.available for r in ordered], dtype=bool)
         self.stand_in = np.asarray([r.stand_in for r in ordered], dtype=bool)
         self.remote = np.asarray([r.backend == REMOTE_BACKEND for r in ordered], dtype=bool)
+        # Built-in engines that say which requests of their task they serve (`Engine.request_cues`).
+        self.cued = {pos: cls for pos, r in enumerate(ordered) if r.source == "builtin"
+                     and (cls := engine_class(r.task, r.id)) is not None and cls.request_cues}
         self.popularity = np.zeros(len(ordered))
         for start, end in index.ranges.values():
             self.popularity[start:end] = popularity(ordered[start:end])
@@ -135,7 +139,9 @@ class CandidateRetriever(BaseRetriever):
                    include_remote: bool | None = None) -> list[Candidate]:
         """The top `k` candidates for `task` (every task when None), best first.
 
-        Stand-ins (heuristics labelled as such) are offered only when no real model that can run here qualifies.
+        Stand-ins (heuristics labelled as such) are offered only when no real model that can run here and
+        fits the request qualifies; engines that say which requests they serve rank by whether this one
+        matches (as `RegistryCandidates` does).
         """
         k = self.k if k is None else k
         available_only = self.available_only if available_only is None else available_only
@@ -150,7 +156,10 @@ class CandidateRetriever(BaseRetriever):
             return []
         available, stand_in = state.available[lo:hi], state.stand_in[lo:hi]
         eligible = available & (include_remote | ~state.remote[lo:hi]) if available_only else np.ones(hi - lo, bool)
-        if (eligible & available & ~stand_in).any():  # a real model can run: no stand-ins
+        fits = {pos: cls.fits(context) for pos, cls in state.cued.items() if lo <= pos < hi}
+        unfit = np.zeros(hi - lo, bool)
+        unfit[[pos - lo for pos, ok in fits.items() if not ok]] = True
+        if (eligible & available & ~stand_in & ~unfit).any():  # a real model that fits can run: no stand-ins
             eligible &= ~stand_in
         if not eligible.any() or k <= 0:
             return []
@@ -161,10 +170,11 @@ class CandidateRetriever(BaseRetriever):
         for position, similarity in hits:
             record = by_key[index.keys[position]]
             score = self.weights.similarity * similarity + self.weights.popularity * float(pop[position])
-            scored.append((score, similarity, float(pop[position]), record))
-        scored.sort(key=lambda s: (-s[0], -s[3].downloads, s[3].id))
+            scored.append((score, similarity, float(pop[position]), record, position))
+        order = {True: 0, None: 1, False: 2}  # engines made for other requests go last
+        scored.sort(key=lambda s: (order[fits.get(s[4])], -s[0], -s[3].downloads, s[3].id))
         return [self._candidate(record, score, similarity, pop_)
-                for score, similarity, pop_, record in scored[:k]]
+                for score, similarity, pop_, record, _ in scored[:k]]
 
     def _candidate(self, record: ModelRecord, score: float, similarity: float, pop: float) -> Candidate:
         details: dict[str, Any] = {"similarity": round(similarity, 4), "popularity": round(pop, 4),

@@ -226,3 +226,13 @@ def test_the_compact_index_for_large_catalogs_returns_the_exact_results(tmp_path
             got, want = loaded.search(query, 10, **where), exact.search(query, 10, **where)
             assert [i for i, _ in got] == [i for i, _ in want]
             assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)
+
+
+def test_engines_made_for_other_requests_give_way_to_a_fitting_stand_in(tmp_path, embeddings):
+    """image-to-text here: Tesseract reads text; only a labelled stand-in describes a picture."""
+    retriever = CandidateRetriever(catalog=ModelCatalog(tmp_path / "catalog"), embeddings=embeddings)
+    describe = retriever.candidates("image-to-text", "Describe the picture street.jpg", k=5)
+    assert [(c.id, c.stand_in) for c in describe] == [("detection+classification-caption", True),
+                                                      ("tesseract-ocr", False)]
+    read = retriever.candidates("image-to-text", "Read the text on the sign in sign.png", k=5)
+    assert [c.id for c in read] == ["tesseract-ocr"]  # a real engine fits: no stand-in
