@@ -81,6 +81,21 @@ def _question_kind(request: ParsedRequest, start: int, end: int) -> str:
     return "text"
 
 
+def _picture_at_hand(request: ParsedRequest, match: re.Match) -> str | None:
+    """What 'make it black and white' works on: the picture it names, else a picture the request
+    brings or mentions before it, else (when nothing else came before it) one an earlier turn
+    named or produced. 'Write a poem and turn it into a sketch' is not about a picture."""
+    named = _last_noun(match.group("thing"))
+    if named:
+        return named
+    before = request.masked[:match.start()]
+    if any(f.kind == "image" for f in request.files) or NOUN_RE["image"].search(before):
+        return "image"
+    if not _last_noun(before) and any(f.kind == "image" for f in request.history):
+        return "image"
+    return None
+
+
 def find_mentions(request: ParsedRequest) -> list[Mention]:
     """Every cue in the request, resolved to a task; in order of position. A participle after
     'the' ('the translated text', 'the edited photo') names an earlier result, not a new task."""
@@ -108,6 +123,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                     kind = next(iter(file_kinds - {"text"}))
                 elif family == "classify" and NOUN_RE["table"].search(text):
                     kind = "table"
+                elif family in ("look", "restyle"):
+                    kind = _picture_at_hand(request, match)
                 else:
                     inside = [f.kind for f in request.in_span(request.files, match.start(), match.end())]
                     kind = inside[0] if inside else modality_near(request, match.start(), match.end())

@@ -38,9 +38,28 @@ FAMILIES = {
     "make": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
                 "video": "video-classification"},
+    # "make it black and white", "turn the photo into a sketch": a new look for a picture the
+    # request or an earlier turn brings (cues.py resolves "it" to an image only when there is one).
+    "look": {"image": "image-editing", "doc": "image-editing"},
+    "restyle": {"image": "image-to-image", "doc": "image-to-image"},
 }
 # The object of "generate" is what comes out, the object of the others what goes in.
 OUTPUT_FAMILIES = {"generate"}
+# What a "make it ..." request works on: a pronoun, or a picture named by a noun or a file (the group
+# "thing": each cue using it must be the only alternative of its CUE_TABLE entry).
+_THING = (r"(?P<thing>it|them|this|that|these|those|(?:the|this|that|these|those|my|our|your|its|their) (?:[\w-]+ )?"
+          r"(?:images?|photo(?:graph)?s?|pictures?|pics?|shots?|snapshots?|selfies?|portraits?|scenes?|@img)|@img)")
+# A look a picture can be given: colour, light, age, weather, mood, and "look like ...".
+_LOOK = (r"(?:black[- ](?:and|&)[- ]white|monochrome|gr[ae]yscale|sepia|brighter|darker|lighter|sharper|warmer|"
+         r"cooler|colou?rful|vivid|vibrant|(?:de)?saturated|older|younger|aged|vintage|retro|antique|old[- ]fashioned|"
+         r"faded|blurr(?:y|ed)|softer|moodier|dramatic|cinematic|snowy|rainy|sunny|foggy|autumnal|wintry|"
+         r"(?:at|by) night|night[- ]?time|(?:red|blue|green|yellow|purple|pink|orange|golden|gr[ae]y)(?:der|er|ish)?|"
+         r"like (?:it was|it's|it is|they were)\b|like (?:an? )?(?:old|vintage|retro|faded)\b)")
+# A style a picture can be redrawn in (image-to-image).
+_STYLE = (r"(?:(?:pencil |charcoal |ink )?(?:sketch|drawing)|(?:oil |acrylic )?painting|watercolou?r|cartoon|anime|"
+          r"manga|comic(?: book)?|pixel art|pop art|line art|mosaic|impressionist|cubist|stained glass|"
+          r"illustration|claymation|3d render|ukiyo-e|van gogh|picasso|monet)")
+_VERB = r"(?:make|makes|making|made|render|turn|get|have|give|change|convert|transform|redraw|redo|restyle|reimagine)\w*"
 
 LANGUAGES = (r"french|spanish|german|italian|chinese|mandarin|japanese|korean|portuguese|russian|arabic|hindi|dutch|"
              r"english|swedish|greek|turkish|polish|vietnamese|hebrew|danish|finnish|norwegian|czech|thai|"
@@ -309,6 +328,15 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"where|that shows)",
         r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)",
         r"(?:as|be|into) (?:an? )?(?:audio|sound|voice|spoken) (?:clip|file|recording|message|version)",
+    ]),
+    # a new look or style for a picture ("make it black and white", "turn the photo into a sketch")
+    ("family:look", 0.9, [
+        rf"{_VERB} {_THING} +(?:(?:look|appear|seem)s? )?(?:(?:a little|a bit|a lot|much|way|slightly|more|less|even|"
+        rf"somewhat|really|very) )*{_LOOK}(?!\w)",
+    ]),
+    ("family:restyle", 0.95, [
+        rf"{_VERB} {_THING} +(?:(?:look|appear)s? )?(?:like|as|in ?to|in(?: the style of)?) (?:(?:a|an|the) )?"
+        rf"(?:[\w-]+ )?{_STYLE}(?!\w)",
     ]),
     # ControlNet-style conditions (our tasks; not in TaskBench's tool list)
     ("openpose-control", 0.7, [

@@ -107,11 +107,10 @@ class RetrievalPlanner:
     # ------------------------------------------------------------ planning
 
     def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
-        parsed = parse(request)
-        history_files = _history_files(chat_history)
+        parsed = parse(request, _history_files(chat_history))
         steps = self._steps(parsed)
         for i, step in enumerate(steps):
-            self._fill(i, steps, parsed, history_files)
+            self._fill(i, steps, parsed)
         self._fill_from_later(steps)
         for step in steps:  # last resort for text: the request itself
             if "text" in TASKS[step.task].required and not step.args.get("text"):
@@ -225,7 +224,7 @@ class RetrievalPlanner:
             steps.append(Step(task=m.task, mention=m, lo=lo, hi=max(hi, m.end)))
         return steps
 
-    def _fill(self, i: int, steps: list[Step], parsed: ParsedRequest, history_files: list[Resource]) -> None:
+    def _fill(self, i: int, steps: list[Step], parsed: ParsedRequest) -> None:
         step, spec = steps[i], TASKS[steps[i].task]
         scope = parsed.masked[step.lo:step.hi]
         gap = parsed.masked[steps[i - 1].mention.end if i else step.lo:step.mention.start]
@@ -285,7 +284,7 @@ class RetrievalPlanner:
                 elif j is not None:
                     link(slot, j)
                 else:
-                    old = [f for f in history_files if f.kind == kind]
+                    old = [f for f in parsed.history if f.kind == kind]
                     if old:
                         step.args[slot] = old[-1].value
         self._fill_text(i, steps, parsed, scope, own_quotes, chained, explicit, parallel, sibling)
@@ -330,7 +329,7 @@ class RetrievalPlanner:
             if len(texts) >= 2:
                 step.args["text"], step.args["text2"] = texts[0], texts[1]
         elif name == "image-editing" or name.endswith("-text-to-image"):
-            step.args["text"] = (own_quotes[0].value if own_quotes else _instruction(original)) or parsed.text
+            step.args["text"] = (own_quotes[0].value if own_quotes else _instruction(parsed, step.lo, step.hi)) or parsed.text
         elif "text" in spec.required and "text" not in step.args:
             # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
             content = _content(original) if name in _GENERATIVE else None
@@ -380,10 +379,23 @@ def _content(text: str) -> str | None:
     return content if len(content) > 2 else None
 
 
-def _instruction(text: str) -> str | None:
-    """An edit instruction: the task's own words without the trailing connective."""
-    words = re.split(r"[;.!?]|,? (?:and then|then|and also|after that)\b", text)[0].strip(" ,")
-    return words or None
+_FILLER = re.compile(r"^(?:(?:now|ok(?:ay)?|so|and|also|please|great|thanks|next|"
+                     r"(?:can|could|would|will) you(?: please)?)\b[\s,]*)+", re.I)
+
+
+def _instruction(parsed: ParsedRequest, lo: int, hi: int) -> str | None:
+    """An edit instruction: the task's own words without a leading 'now' or 'could you' and the
+    trailing connective (split on the masked text, where a file name's dot ends no sentence)."""
+    masked = parsed.masked[lo:hi]
+    end = re.search(r"[;.!?]|,? (?:and then|then|and also|after that)\b", masked)
+    lead = _FILLER.match(masked)
+    start, stop = lo + (lead.end() if lead else 0), lo + (end.start() if end else len(masked))
+    words, at = [], start
+    for file in parsed.in_span(parsed.files, start, stop):  # the model gets the file itself: "the image"
+        words += [parsed.text[at:file.start], f"the {file.kind}"]
+        at = file.stop
+    words.append(parsed.text[at:stop])
+    return "".join(words).strip(" ,") or None
 
 
 def _history_files(chat_history: list[dict] | None) -> list[Resource]:

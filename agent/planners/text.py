@@ -44,6 +44,11 @@ class Resource:
     value: str
     kind: str  # image | audio | video | text (a document or table file reads as image)
     start: int
+    end: int = -1  # where its span in the request ends (quotes included); -1: start + len(value)
+
+    @property
+    def stop(self) -> int:
+        return self.end if self.end >= 0 else self.start + len(self.value)
 
 
 @dataclass
@@ -61,6 +66,7 @@ class ParsedRequest:
     files: list[Resource] = field(default_factory=list)
     quotes: list[Resource] = field(default_factory=list)
     clauses: list[Clause] = field(default_factory=list)
+    history: list[Resource] = field(default_factory=list)  # files earlier turns named or produced, oldest first
 
     def files_of(self, kind: str) -> list[Resource]:
         return [f for f in self.files if f.kind == kind]
@@ -82,28 +88,29 @@ def file_kind(value: str) -> str:
     return kind
 
 
-def parse(text: str) -> ParsedRequest:
-    """Find the request's resources and split it into clauses, keeping offsets in one masked string."""
+def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
+    """Find the request's resources and split it into clauses, keeping offsets in one masked string.
+    `history`: the files of earlier turns, which words like "it" may refer to."""
     spans: list[tuple[int, int, str]] = []
     files: list[Resource] = []
     quotes: list[Resource] = []
     for match in URL_RE.finditer(text):
-        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start()))
+        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start(), match.end()))
         spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
     for match in QUOTE_RE.finditer(text):
         if any(s <= match.start() < e for s, e, _ in spans):
             continue
         inner = next(g for g in match.groups() if g is not None).strip()
         if FILE_RE.fullmatch(inner) or URL_RE.fullmatch(inner):
-            files.append(Resource(inner, file_kind(inner), match.start()))
+            files.append(Resource(inner, file_kind(inner), match.start(), match.end()))
             spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
         else:
-            quotes.append(Resource(inner, "text", match.start()))
+            quotes.append(Resource(inner, "text", match.start(), match.end()))
             spans.append((match.start(), match.end(), f"@Q{len(quotes) - 1}"))
     for match in FILE_RE.finditer(text):
         if any(s <= match.start() < e for s, e, _ in spans):
             continue
-        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start()))
+        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start(), match.end()))
         spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
     files.sort(key=lambda r: r.start)
     # Mask without moving offsets: pad each placeholder to the span's length.
@@ -113,7 +120,7 @@ def parse(text: str) -> ParsedRequest:
         masked[start:end] = list(token)
     masked_text = "".join(masked)
     return ParsedRequest(text=text, masked=masked_text, files=files, quotes=quotes,
-                         clauses=split_clauses(masked_text))
+                         clauses=split_clauses(masked_text), history=list(history or []))
 
 
 def split_clauses(masked: str) -> list[Clause]:
