@@ -3,7 +3,6 @@ write a PNG output, draw labelled boxes, and the cache folder for converted weig
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,15 +15,6 @@ if TYPE_CHECKING:
 # A fixed palette so the same label gets the same colour in every image.
 PALETTE = [(230, 25, 75), (60, 180, 75), (255, 225, 25), (0, 130, 200), (245, 130, 48), (145, 30, 180),
            (70, 240, 240), (240, 50, 230), (210, 245, 60), (250, 190, 212), (0, 128, 128), (170, 110, 40)]
-
-
-def cache_dir() -> Path:
-    """`$HUGGINGGPT_CACHE`, else `$XDG_CACHE_HOME/langchain-hugginggpt` (~/.cache/...). Created on demand."""
-    env = os.environ.get("HUGGINGGPT_CACHE")
-    xdg = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    base = Path(env).expanduser() if env else xdg / "langchain-hugginggpt"
-    base.mkdir(parents=True, exist_ok=True)
-    return base
 
 
 def fail(engine: Engine, cause: str) -> ExpertError:

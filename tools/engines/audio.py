@@ -28,7 +28,8 @@ from langchain_hugginggpt.tools.engines._audio_io import (
     wav_info,
     write_wav,
 )
-from langchain_hugginggpt.tools.engines._image_io import cache_dir, fail
+from langchain_hugginggpt.tools.engines._image_io import fail
+from langchain_hugginggpt.tools.paths import cache_dir
 from langchain_hugginggpt.tools.engines._lang import guess_language, language_code, language_name, require_text
 from langchain_hugginggpt.tools.registry import register
 
