@@ -2,7 +2,7 @@
 `HuggingFaceEmbeddings`, about 2.5x faster per query on a CPU.
 
 The packaged weights are exported once to ONNX (mean pooling and L2 normalisation inside the
-graph) under `data_dir()/models/`; later processes only load the file. Because the vectors
+graph) in the cache folder (`tools.paths.cache_dir()`); later processes only load the file. Because the vectors
 match the torch model's (cosine 1.0 to 6 decimals, checked by the tests), both share one
 FAISS index: they report the same model name.
 """
@@ -19,7 +19,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from langchain_hugginggpt.retriever.embeddings import DEFAULT_EMBEDDING_NAME
-from langchain_hugginggpt.retriever.paths import data_dir
+from langchain_hugginggpt.tools.paths import cache_dir
 
 logger = logging.getLogger(__name__)
 ONNX_FILE = "all-MiniLM-L6-v2.onnx"
@@ -82,7 +82,7 @@ class MiniLMOnnxEmbeddings(Embeddings):
         except ImportError as exc:
             raise ImportError(f"MiniLMOnnxEmbeddings needs {exc.name}: pip install 'langchain-hugginggpt[retrieval]'") from exc
         folder = _package_folder()
-        path = Path(onnx_path) if onnx_path else data_dir() / "models" / ONNX_FILE
+        path = Path(onnx_path) if onnx_path else cache_dir() / ONNX_FILE
         if not path.is_file():
             logger.info("exporting all-MiniLM-L6-v2 to ONNX at %s (once)", path)
             export_onnx(path, folder)

@@ -29,9 +29,10 @@ def _restore_home(previous: str | None) -> None:
 
 @pytest.fixture(scope="session")
 def embeddings():
+    """langchain-huggingface's HuggingFaceEmbeddings (the onnxruntime default is checked against it)."""
     from langchain_hugginggpt.retriever import default_embeddings
 
-    return default_embeddings()
+    return default_embeddings("torch")
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from langchain_hugginggpt.retriever import CandidateRetriever, ModelCatalog
-from langchain_hugginggpt.retriever.embeddings import embeddings_name
+from langchain_hugginggpt.retriever.embeddings import default_embeddings, embeddings_name
 from langchain_hugginggpt.retriever.onnx_embeddings import ONNX_FILE, MiniLMOnnxEmbeddings
 from tests.retriever.test_retrieval import SPANISH_FINANCE
 
@@ -44,6 +44,18 @@ def test_it_reads_the_index_built_with_the_torch_model(onnx, home):
     retriever = CandidateRetriever(catalog=ModelCatalog(), embeddings=counting)
     found = retriever.candidates("text-classification", SPANISH_FINANCE, k=5, available_only=False)
     assert counting.documents == 0  # loaded, not rebuilt
-    reference = CandidateRetriever(catalog=ModelCatalog(), embeddings=None)
+    reference = CandidateRetriever(catalog=ModelCatalog(), embeddings=default_embeddings("torch"))
     expected = reference.candidates("text-classification", SPANISH_FINANCE, k=5, available_only=False)
     assert [c.id for c in found] == [c.id for c in expected]
+
+
+def test_the_default_is_onnxruntime_where_it_is_installed_and_torch_on_request(monkeypatch):
+    from langchain_huggingface import HuggingFaceEmbeddings
+
+    monkeypatch.delenv("HUGGINGGPT_EMBEDDINGS", raising=False)
+    assert isinstance(default_embeddings(), MiniLMOnnxEmbeddings)  # the retrieval extra installs onnxruntime
+    monkeypatch.setenv("HUGGINGGPT_EMBEDDINGS", "torch")
+    assert isinstance(default_embeddings(), HuggingFaceEmbeddings)
+    monkeypatch.setenv("HUGGINGGPT_EMBEDDINGS", "tensorflow")
+    with pytest.raises(ValueError, match="unknown embeddings backend 'tensorflow'.*'auto', 'torch' or 'onnx'"):
+        default_embeddings()
