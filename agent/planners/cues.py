@@ -25,6 +25,7 @@ class Mention:
     end: int
     weight: float
     cue: str
+    implied: bool = False  # "the segmented image": the task's output is referred to, so it must run first
 
 
 def modality_near(request: ParsedRequest, start: int, end: int, *, after_only: bool = False,
@@ -98,15 +99,15 @@ def _picture_at_hand(request: ParsedRequest, match: re.Match) -> str | None:
 
 def find_mentions(request: ParsedRequest) -> list[Mention]:
     """Every cue in the request, resolved to a task; in order of position. A participle after
-    'the' ('the translated text', 'the edited photo') names an earlier result, not a new task."""
+    'the' ('the translated text', 'the edited photo') names the result of a task that runs
+    before (`implied`): the planner adds that task only when nothing else asks for it."""
     mentions: list[Mention] = []
     text = request.masked
     file_kinds = {f.kind for f in request.files}
     for pattern, target, weight in CUES:
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 6):match.start()]
-            if match.group(0).lower().endswith("ed") and _REFERENCE.search(before):
-                continue
+            implied = match.group(0).lower().endswith("ed") and bool(_REFERENCE.search(before))
             task = target
             if target.startswith("family:"):
                 family = target.split(":", 1)[1]
@@ -133,7 +134,7 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                 task = FAMILIES[family].get(kind or "")
                 if task is None:
                     continue
-            mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0)))
+            mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0), implied))
     # A question about the input asks for question answering, unless another task's cue is inside it.
     for start, end, weight in question_spans(request):
         if not any(m.weight >= 0.8 and start <= m.start < end and FAMILIES["question"].get("text") != m.task

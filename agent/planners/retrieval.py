@@ -137,7 +137,8 @@ class RetrievalPlanner:
                 mentions.append(m)
         # A cue inside a heavier (or equal, longer) cue for another task is part of that cue.
         kept: list[Mention] = []
-        for m in sorted(mentions, key=lambda m: (-m.weight, -(m.end - m.start), m.start)):
+        # An implied task ("the translated text") never hides another cue.
+        for m in sorted(mentions, key=lambda m: (m.implied, -m.weight, -(m.end - m.start), m.start)):
             if all(not (k.start <= m.start and m.end <= k.end) or m.task == k.task for k in kept):
                 kept.append(m)
         return sorted((m for m in kept if m.weight >= self.min_weight), key=lambda m: m.start)
@@ -208,14 +209,24 @@ class RetrievalPlanner:
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
         first: dict[str, Mention] = {}
         found = self._mentions(parsed)
+        implied = [m for m in found if m.implied]
+        found = [m for m in found if not m.implied]
         found += self._bridges(parsed, found)
         found += self._phrase_mentions(parsed, found)
+        # "Describe the segmented image": a result referred to but asked for nowhere else.
+        found += [m for m in implied if m.task not in {f.task for f in found}]
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
         extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
         for m in sorted(found + extra, key=lambda m: (m.start, m.end)):
             first.setdefault(m.task, m)
-        mentions = sorted(first.values(), key=lambda m: m.start)
+        for task, m in list(first.items()):
+            # An implied task runs just before the step whose words refer to its output.
+            clause = parsed.clauses[parsed.clause_at(m.start)]
+            owner = [n.start for n in first.values() if clause.start <= n.start < m.start and not n.implied]
+            if m.implied and owner:
+                first[task] = Mention(task, max(owner), max(owner), m.weight, m.cue, True)
+        mentions = sorted(first.values(), key=lambda m: (m.start, not m.implied))
         steps = []
         for i, m in enumerate(mentions):
             clause = parsed.clauses[parsed.clause_at(m.start)]
@@ -333,7 +344,7 @@ class RetrievalPlanner:
         elif "text" in spec.required and "text" not in step.args:
             # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
             content = _content(original) if name in _GENERATIVE else None
-            if own_quotes and own_quotes[0].value != question:
+            if own_quotes and own_quotes[0].value != question and not (named and steps[named[0]].mention.implied):
                 step.args["text"] = own_quotes[0].value
             elif prev is not None and (refers or not (spare_quotes or content)):
                 step.args["text"] = link(prev)

@@ -164,3 +164,21 @@ def test_example_bank_with_minilm_and_faiss():
     hits = bank.search("Please turn the spoken words in standup_call.wav into text", 3)
     assert len(hits) == 3 and hits[0][2] >= hits[1][2] >= hits[2][2]
     assert "automatic-speech-recognition" in {t.task for t in hits[0][1].tasks}
+
+
+@pytest.mark.parametrize("request_, plan", [
+    ("Describe the segmented version of street.jpg",
+     [("image-segmentation", {"image": "street.jpg"}), ("image-to-text", {"image": "<resource>-0"})]),
+    ("Translate the summarized text 'The council met for five hours and agreed on a new budget.' into French",
+     [("summarization", {"text": "The council met for five hours and agreed on a new budget."}),
+      ("translation", {"text": "<resource>-0"})]),
+])
+def test_a_result_referred_to_implies_the_task_that_makes_it(planner, request_, plan):
+    out = planner.plan(request_)
+    assert [(t.task, t.args) for t in out.plan.tasks] == plan
+
+
+def test_a_result_referred_to_adds_no_task_that_is_asked_for(planner):
+    out = planner.plan("Translate 'Hallo Welt' into English and read the translated text aloud.")
+    assert tasks(out) == ["translation", "text-to-speech"]
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"}
