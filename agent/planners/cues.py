@@ -50,6 +50,11 @@ def modality_near(request: ParsedRequest, start: int, end: int, *, after_only: b
 
 
 _REFERENCE = re.compile(r"(?:the|this|that|its|their|your|my) $", re.I)
+# "I've created an audio file", "the photo was translated": a past participle after a subject
+# or 'was' tells what happened to the input, it asks for nothing.
+_DESCRIBED = re.compile(r"(?:\b(?:i|we|you|they|he|she|someone|somebody)(?:'ve|'d| have| has| had)?|\b(?:was|were|been))"
+                        r"(?: (?:already|just|recently|previously|also|then))? $", re.I)
+_PARTICIPLE = re.compile(r"\w+(?:ed|en|wn|de)\b", re.I)
 _QUESTION_TEXT = re.compile(r"\b(?:text|passage|paragraph|article|context|transcript\w*|caption|summary|story|translation|"
                             r"@q\d+|content|information|report|essay|description)\b", re.I)
 
@@ -108,6 +113,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 6):match.start()]
             implied = match.group(0).lower().endswith("ed") and bool(_REFERENCE.search(before))
+            if _PARTICIPLE.match(match.group(0)) and _DESCRIBED.search(text, max(0, match.start() - 30), match.start()):
+                continue
             task = target
             if target.startswith("family:"):
                 family = target.split(":", 1)[1]

@@ -182,3 +182,10 @@ def test_a_result_referred_to_adds_no_task_that_is_asked_for(planner):
     out = planner.plan("Translate 'Hallo Welt' into English and read the translated text aloud.")
     assert tasks(out) == ["translation", "text-to-speech"]
     assert out.plan.tasks[1].args == {"text": "<resource>-0"}
+
+
+def test_what_happened_to_the_input_asks_for_nothing(planner):
+    # 'created' and 'translated' tell where the files came from; only the transcription is asked for
+    out = planner.plan("I've created an audio recording of my talk, talk.wav, which was translated by a friend. "
+                       "Please transcribe it.")
+    assert tasks(out) == ["automatic-speech-recognition"]
