@@ -45,13 +45,16 @@ def load_llm(spec: str | BaseChatModel | None = None, **kwargs: Any) -> BaseChat
         return ChatOpenAI(model=name or "gpt-4o-mini", base_url=base_url, api_key=api_key,
                           temperature=kwargs.pop("temperature", 0), **kwargs)
     if kind == "hf":
-        from langchain_huggingface import ChatHuggingFace, HuggingFacePipeline
+        from langchain_huggingface import HuggingFacePipeline
 
         if not name:
             raise ValueError("the hf: preset needs a model id, e.g. hf:HuggingFaceTB/SmolLM2-1.7B-Instruct")
+        from langchain_hugginggpt.agent.hf_pipeline_chat import ChatHuggingFacePipeline
+
         pipeline = HuggingFacePipeline.from_model_id(model_id=name, task="text-generation",
-                                                     pipeline_kwargs={"max_new_tokens": 512, "do_sample": False})
-        return ChatHuggingFace(llm=pipeline, **kwargs)
+                                                     pipeline_kwargs={"max_new_tokens": 512, "do_sample": False,
+                                                                      "return_full_text": False})
+        return ChatHuggingFacePipeline(llm=pipeline, **kwargs)
     if kind == "hf-endpoint":
         from langchain_huggingface import ChatHuggingFace, HuggingFaceEndpoint
 
