@@ -6,6 +6,7 @@ A preset is a string, from `--llm` or `HUGGINGGPT_LLM`:
                       OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio)
   hf:REPO_ID          a local transformers pipeline through langchain-huggingface
   hf-endpoint:REPO_ID Hugging Face Inference Providers through langchain-huggingface
+  hf-endpoint:URL     a dedicated Inference Endpoint or any TGI-compatible server at URL
 Any LangChain chat model instance can be passed instead of a string.
 """
 
@@ -60,8 +61,11 @@ def load_llm(spec: str | BaseChatModel | None = None, **kwargs: Any) -> BaseChat
 
         if not name:
             raise ValueError("the hf-endpoint: preset needs a model id, e.g. hf-endpoint:meta-llama/Llama-3.1-8B-Instruct")
-        endpoint = HuggingFaceEndpoint(repo_id=name, task="text-generation", max_new_tokens=512,
-                                       temperature=0.01, provider=os.environ.get("HF_PROVIDER", "auto"))
+        options: dict[str, Any] = {"task": "text-generation", "max_new_tokens": 512, "temperature": 0.01}
+        if name.startswith(("http://", "https://")):  # a dedicated Inference Endpoint or a TGI server
+            endpoint = HuggingFaceEndpoint(endpoint_url=name, **options)
+        else:
+            endpoint = HuggingFaceEndpoint(repo_id=name, provider=os.environ.get("HF_PROVIDER", "auto"), **options)
         return ChatHuggingFace(llm=endpoint, **kwargs)
     raise ValueError(f"unknown LLM preset {spec!r}: use local, openai:MODEL, hf:REPO_ID or hf-endpoint:REPO_ID")
 

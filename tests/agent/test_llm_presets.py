@@ -117,3 +117,15 @@ def test_presets_fail_clearly(monkeypatch):
         load_llm("llamafile:x")
     with pytest.raises(ValueError, match="needs a model id"):
         load_llm("hf:")
+
+
+def test_hf_endpoint_preset_chats_with_a_server_by_url(llama_server):
+    """`hf-endpoint:URL` goes through langchain-huggingface's HuggingFaceEndpoint and huggingface_hub's
+    InferenceClient (the Inference Endpoints / TGI protocol), here against llama.cpp's server."""
+    from langchain_huggingface import ChatHuggingFace, HuggingFaceEndpoint
+
+    llm = load_llm("hf-endpoint:" + llama_server.removesuffix("/v1"))
+    assert isinstance(llm, ChatHuggingFace) and isinstance(llm.llm, HuggingFaceEndpoint)
+    assert llm.invoke("What is the capital of France? One word.").text.strip()
+    out = asyncio.run(llm.ainvoke("Say hello."))
+    assert out.text.strip()
