@@ -98,6 +98,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|"
         r"voice|sound|spoken)",
         r"hear (?:it|this|that|the)",
+        r"(?:natural|human)[- ]sounding (?:speech|voice|audio)", r"(?:have|get)\w* (?:it|this|that|them|@q\d+ *|the \w+) (?:\w+ )?(?:spoken|read out|voiced)\b",
         r"listen to (?:it|this|that|(?:the |this |that |my )?(?:result|text|summary|translation|answer|story|"
         r"note|message|letter|e-?mail|poem|quote|words|paragraph|sentence|@q\d+))",
     ]),
@@ -112,7 +113,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ]),
     ("audio-classification", 0.9, [
         r"(?:identify|recogni[sz]e|determine|detect|tell)\w* (?:\w+ ){0,2}?(?:speakers?|who is (?:speaking|talking))",
-        r"speaker (?:identification|recognition)", r"(?:voice )?commands? (?:\w+ ){0,3}?(?:given|spoken|said)",
+        r"speaker (?:identification|recognition)", r"who(?:'s| is| was) (?:the (?:person|one|man|woman|voice) )?(?:speaking|talking)", r"(?:voice )?commands? (?:\w+ ){0,3}?(?:given|spoken|said)",
         r"(?:sound|audio) (?:event|category|class|type|label)s?",
     ]),
     # language
@@ -151,7 +152,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"mirror each other", r"resembl\w*", r"paraphrases of each other", r"(?:mean|say) (?:\w+ ){0,2}?the same",
         r"same thing",
         r"(?:how|whether) (?:\w+ ){0,2}?(?:closely|well) (?:\w+ ){0,3}?(?:align|match|correspond|relate|overlap)",
-        r"relatedness", r"likeness",
+        r"relatedness", r"likeness", r"closeness", r"how close (?:\w+ ){0,3}?(?:in meaning|semantically)",
         r"(?:convey|express|carry|share)\w* (?:\w+ ){0,2}?(?:same|similar) (?:idea|meaning|message|sense|point)",
         r"relevance (?:between|of (?:the|these|both))",
     ]),
@@ -166,6 +167,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ]),
     ("conversational", 0.8, [
         r"\bchat\w*", r"conversational", r"convers(?:e|ing)",
+        r"(?:continue|keep|carry on)\w* (?:the |this |our )?(?:conversation|chat|dialog\w*)(?: going)?",
+        r"(?:response|reply|answer) to (?:the|this|my|a) (?:prompt|message|remark|comment)",
         r"(?:have|hold|start|continue) a (?:conversation|dialog\w*)", r"dialog\w*",
         r"(?:respond|reply|react)\w* (?:to|as)", r"(?:talk|chat) (?:to|with) (?:me|us|someone)", r"let's talk",
         r"(?:friendly|natural|engaging|human-like) (?:response|reply|answer)", r"what would you say", r"small talk",
@@ -202,6 +205,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     # vision
     ("object-detection", 0.9, [
         r"(?:object|objects) detect\w*", r"detect\w*", r"bounding box\w*",
+        r"(?:draw|put|place|add)\w* (?:\w+ ){0,2}?boxes", r"boxes (?:around|over|on)",
         r"(?:locate|spot|count|mark|point out)\w* (?:\w+ ){0,2}?(?:objects|items|things|people|persons|cars|"
         r"vehicles|animals|faces|elements)",
         r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|"
@@ -214,6 +218,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:separate|split|divide|partition|isolate)\w* (?:\w+ ){0,4}?(?:regions|parts|segments|objects|"
         r"areas|foreground|background|layers)",
         r"\bmasks?\b", r"pixel[- ]level", r"(?:each|every) pixel", r"cut[- ]?out",
+        r"pixel[- ]?(?:wise|by[- ]pixel)", r"per[- ]pixel", r"(?:panoptic|semantic|instance) (?:\w+ )?(?:analysis|map|labell?ing|parsing)",
+        r"(?:its|their) own (?:region|area|segment)s?", r"isolat\w* (?:\w+ ){0,3}?from (?:the )?(?:rest|background|surroundings)",
         r"outlin\w* (?:each|every|the|all|of)", r"boundar(?:y|ies) (?:of|between)",
         r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)",
     ]),
@@ -224,7 +230,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:near|close)\w* (?:and|or|vs\.?|versus) (?:far|distant)", r"spatial (?:layout|arrangement|structure)",
     ]),
     ("image-to-text", 1.0, [
-        r"caption\w*", r"\bocr\b", r"image[- ]to[- ]text",
+        r"caption\w*", r"\bocr\b", r"image[- ]to[- ]text", r"what (?:text|words|writing) (?:is|are) (?:written|printed|shown)",
         r"(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |"
         r"written )?(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)",
     ]),
