@@ -119,10 +119,14 @@ def test_presets_fail_clearly(monkeypatch):
         load_llm("hf:")
 
 
-def test_hf_endpoint_preset_chats_with_a_server_by_url(llama_server):
+def test_hf_endpoint_preset_chats_with_a_server_by_url(llama_server, monkeypatch):
     """`hf-endpoint:URL` goes through langchain-huggingface's HuggingFaceEndpoint and huggingface_hub's
     InferenceClient (the Inference Endpoints / TGI protocol), here against llama.cpp's server."""
+    import huggingface_hub.constants
     from langchain_huggingface import ChatHuggingFace, HuggingFaceEndpoint
+
+    # Other tests set HF_HUB_OFFLINE=1, which huggingface_hub reads once and then refuses every request.
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
 
     llm = load_llm("hf-endpoint:" + llama_server.removesuffix("/v1"))
     assert isinstance(llm, ChatHuggingFace) and isinstance(llm.llm, HuggingFaceEndpoint)
