@@ -227,10 +227,52 @@ class TextToSpeech(TransformersEngine):
         return ExpertOutput(model=self.model_id, result=result, text=f"speech written to {path.name}", audio=str(path))
 
 
+def read_frames(path: str, count: int) -> list[Any]:
+    """`count` RGB frames (numpy arrays) spread evenly over the video, decoded with PyAV."""
+    import av
+    import numpy as np
+
+    try:
+        with av.open(path) as container:
+            if not container.streams.video:
+                raise ValueError(f"{path} has no video stream")
+            stream = container.streams.video[0]
+            total = stream.frames or sum(1 for packet in container.demux(stream) if packet.size)
+        wanted = np.linspace(0, max(total - 1, 0), count).round().astype(int).tolist()
+        kept: dict[int, Any] = {}
+        with av.open(path) as container:
+            for index, frame in enumerate(container.decode(video=0)):
+                if index in wanted:
+                    kept[index] = frame.to_ndarray(format="rgb24")
+                if index >= wanted[-1]:
+                    break
+    except (av.error.FFmpegError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read video {path}: {exc}") from None
+    if not kept:
+        raise ValueError(f"cannot read video {path}: no frames")
+    last = kept[max(kept)]  # a frame count the container overstated: repeat the last frame
+    return [kept.get(i, last) for i in wanted]
+
+
 class VideoClassification(TransformersEngine):
-    pipeline_task = "video-classification"
-    requires = TransformersEngine.requires + ("av",)  # the pipeline reads frames with PyAV
+    """Frames sampled evenly over the clip with PyAV, then the model's image processor and
+    classifier. Not the pipeline: with torchvision installed it decodes files only through
+    torchcodec or torchvision < 0.26, which a current torch install lacks."""
+
+    requires = TransformersEngine.requires + ("av",)
 
     def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
-        result = jsonable(self.pipeline()(str(self.require(inputs, "video")), top_k=5))
+        import torch
+
+        processor = self.pretrained("AutoImageProcessor")
+        model = self.pretrained("AutoModelForVideoClassification")
+        try:
+            frames = read_frames(str(self.require(inputs, "video")), getattr(model.config, "num_frames", 16))
+        except (ValueError, OSError) as exc:
+            raise self.fail(str(exc)) from None
+        pixels = processor(frames, return_tensors="pt")["pixel_values"].to(torch_device(), model.dtype)
+        with torch.inference_mode():
+            probs = model(pixel_values=pixels).logits[0].float().softmax(-1).cpu()
+        top = probs.topk(min(5, probs.numel()))
+        result = [{"score": float(s), "label": model.config.id2label[int(i)]} for s, i in zip(top.values, top.indices)]
         return ExpertOutput(model=self.model_id, result=result, text=labels_text(result))
