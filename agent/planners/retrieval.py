@@ -22,7 +22,8 @@ from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
 from langchain_hugginggpt.agent.planners.steps import Step, ancestors, drop_unfilled, input_of, ordered_plan
 from langchain_hugginggpt.agent.planners.text import (
-    OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, parse, question_in)
+    OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, edit_instruction, history_files, parse,
+    question_in)
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
@@ -107,7 +108,7 @@ class RetrievalPlanner:
     # ------------------------------------------------------------ planning
 
     def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
-        parsed = parse(request, _history_files(chat_history))
+        parsed = parse(request, history_files(chat_history))
         steps = self._steps(parsed)
         for i, step in enumerate(steps):
             self._fill(i, steps, parsed)
@@ -340,7 +341,7 @@ class RetrievalPlanner:
             if len(texts) >= 2:
                 step.args["text"], step.args["text2"] = texts[0], texts[1]
         elif name == "image-editing" or name.endswith("-text-to-image"):
-            step.args["text"] = (own_quotes[0].value if own_quotes else _instruction(parsed, step.lo, step.hi)) or parsed.text
+            step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
         elif "text" in spec.required and "text" not in step.args:
             # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
             content = _content(original) if name in _GENERATIVE else None
@@ -388,30 +389,3 @@ def _content(text: str) -> str | None:
         return None
     content = re.split(r"[,;.!?]|\b(?:and then|then|and also|and)\b", match.group(1))[0].strip()
     return content if len(content) > 2 else None
-
-
-_FILLER = re.compile(r"^(?:(?:now|ok(?:ay)?|so|and|also|please|great|thanks|next|"
-                     r"(?:can|could|would|will) you(?: please)?)\b[\s,]*)+", re.I)
-
-
-def _instruction(parsed: ParsedRequest, lo: int, hi: int) -> str | None:
-    """An edit instruction: the task's own words without a leading 'now' or 'could you' and the
-    trailing connective (split on the masked text, where a file name's dot ends no sentence)."""
-    masked = parsed.masked[lo:hi]
-    end = re.search(r"[;.!?]|,? (?:and then|then|and also|after that)\b", masked)
-    lead = _FILLER.match(masked)
-    start, stop = lo + (lead.end() if lead else 0), lo + (end.start() if end else len(masked))
-    words, at = [], start
-    for file in parsed.in_span(parsed.files, start, stop):  # the model gets the file itself: "the image"
-        words += [parsed.text[at:file.start], f"the {file.kind}"]
-        at = file.stop
-    words.append(parsed.text[at:stop])
-    return "".join(words).strip(" ,") or None
-
-
-def _history_files(chat_history: list[dict] | None) -> list[Resource]:
-    files = []
-    for message in chat_history or []:
-        content = message.get("content", "") if isinstance(message, dict) else getattr(message, "content", "")
-        files += parse(str(content)).files
-    return files

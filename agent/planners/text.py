@@ -181,3 +181,31 @@ def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
     for match in _ASKS.finditer(request.masked):
         spans.append((match.start(1), match.end(1), 0.6))
     return sorted(spans)
+
+
+_FILLER = re.compile(r"^(?:(?:now|ok(?:ay)?|so|and|also|please|great|thanks|next|"
+                     r"(?:can|could|would|will) you(?: please)?)\b[\s,]*)+", re.I)
+
+
+def edit_instruction(parsed: ParsedRequest, lo: int, hi: int) -> str | None:
+    """An edit instruction: the task's own words without a leading 'now' or 'could you' and the
+    trailing connective (split on the masked text, where a file name's dot ends no sentence)."""
+    masked = parsed.masked[lo:hi]
+    end = re.search(r"[;.!?]|,? (?:and then|then|and also|after that)\b", masked)
+    lead = _FILLER.match(masked)
+    start, stop = lo + (lead.end() if lead else 0), lo + (end.start() if end else len(masked))
+    words, at = [], start
+    for file in parsed.in_span(parsed.files, start, stop):  # the model gets the file itself: "the image"
+        words += [parsed.text[at:file.start], f"the {file.kind}"]
+        at = file.stop
+    words.append(parsed.text[at:stop])
+    return "".join(words).strip(" ,") or None
+
+
+def history_files(chat_history: list[dict] | None) -> list[Resource]:
+    """The files and URLs named in earlier turns (the user's, and the paths an answer listed)."""
+    files = []
+    for message in chat_history or []:
+        content = message.get("content", "") if isinstance(message, dict) else getattr(message, "content", "")
+        files += parse(str(content)).files
+    return files
