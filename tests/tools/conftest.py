@@ -1,11 +1,11 @@
 """Shared fixtures of the tools tests. Those of the language, audio and video tests:
-`av_workspace` (bad and non-speech audio inputs the tests make) and `word_error_rate`."""
+`av_workspace` (bad and non-speech audio inputs the tests make), `word_error_rate` and `char_error_rate`."""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -20,22 +20,36 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower().replace("-", " "))
 
 
-def _word_error_rate(reference: str, hypothesis: str) -> float:
-    """Word-level Levenshtein distance over the reference length, after lowercasing and
-    dropping punctuation (the usual WER normalisation)."""
-    ref, hyp = _words(reference), _words(hypothesis)
-    previous = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
+def edit_distance(reference: Sequence, hypothesis: Sequence) -> int:
+    """Levenshtein distance (substitutions, insertions, deletions), as WER and CER count them."""
+    previous = list(range(len(hypothesis) + 1))
+    for i, r in enumerate(reference, 1):
         current = [i]
-        for j, h in enumerate(hyp, 1):
+        for j, h in enumerate(hypothesis, 1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r != h)))
         previous = current
-    return previous[-1] / max(1, len(ref))
+    return previous[-1]
+
+
+def _word_error_rate(reference: str, hypothesis: str) -> float:
+    """Word edit distance over the reference length, after lowercasing and dropping
+    punctuation (the usual WER normalisation)."""
+    ref = _words(reference)
+    return edit_distance(ref, _words(hypothesis)) / max(1, len(ref))
+
+
+def _char_error_rate(reference: str, hypothesis: str) -> float:
+    return edit_distance(reference, hypothesis) / max(1, len(reference))
 
 
 @pytest.fixture(scope="session")
 def word_error_rate() -> Callable[[str, str], float]:
     return _word_error_rate
+
+
+@pytest.fixture(scope="session")
+def char_error_rate() -> Callable[[str, str], float]:
+    return _char_error_rate
 
 
 @pytest.fixture(scope="module")

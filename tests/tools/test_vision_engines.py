@@ -53,19 +53,7 @@ def render_text(path: Path, lines: list[str], size: int = 30) -> None:
     image.save(path)
 
 
-def char_error_rate(expected: str, got: str) -> float:
-    previous = list(range(len(got) + 1))
-    for i, a in enumerate(expected, 1):
-        current = [i]
-        for j, b in enumerate(got, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
-        previous = current
-    return previous[-1] / len(expected)
-
-
-# ------------------------------------------------------------------------------ OCR
-
-def test_ocr_reads_a_rendered_sentence(workspace):
+def test_ocr_reads_a_rendered_sentence(workspace, char_error_rate):
     sentence = "The quick brown fox jumps over the lazy dog at 10:45."
     render_text(workspace.root / "sentence.png", [sentence])
     out = run("image-to-text", workspace, image="sentence.png")
