@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_hugginggpt.agent.llms import ainvoke_text, json_llm, parse_json
 from langchain_hugginggpt.agent.schema import Candidate, Plan, Selection, Task
 from langchain_hugginggpt.prompts import render
+from langchain_hugginggpt.tools.base import fit_rank, offer_stand_in
 from langchain_hugginggpt.tools.registry import engines_for
 
 
@@ -38,8 +39,7 @@ class RegistryCandidates:
 
     def candidates(self, task: Task, request: str, k: int) -> list[Candidate]:
         context = " ".join([request, *(str(v) for v in task.args.values())])
-        real: list[tuple[Candidate, bool | None]] = []
-        stand_ins: list[tuple[Candidate, bool | None]] = []
+        found: list[tuple[Candidate, bool | None]] = []
         for cls in engines_for(task.task):
             if cls().unavailable_reason() is not None:
                 continue
@@ -47,12 +47,11 @@ class RegistryCandidates:
             candidate = Candidate(id=cls.model_id, task=task.task, description=cls.description, backend=cls.backend,
                                   available=True, stand_in=cls.stand_in,
                                   details={} if fits is None else {"fits_request": fits})
-            (stand_ins if cls.stand_in else real).append((candidate, fits))
-        if _any_fit(real) or not _any_fit(stand_ins):
-            return (_ranked(real) or _ranked(stand_ins))[:k]
-        # Only a stand-in fits (e.g. "describe" where the one real engine reads text): the
-        # stand-in first, the real engines made for other requests after it.
-        return (_ranked(stand_ins) + _ranked(real))[:k]
+            found.append((candidate, fits))
+        a_real_engine_fits = any(fits is not False for c, fits in found if not c.stand_in)
+        offered = [(c, fits) for c, fits in found if not c.stand_in or offer_stand_in(fits, a_real_engine_fits)]
+        offered.sort(key=lambda pair: (fit_rank(pair[1]), pair[0].stand_in))
+        return [c for c, _ in offered][:k]
 
     def unavailable_reason(self, task: Task) -> str:
         reasons = [f"{cls.model_id} ({cls().unavailable_reason()})" for cls in engines_for(task.task)]
@@ -65,16 +64,6 @@ def _stand_in_note(candidate: Candidate) -> str:
     if not candidate.stand_in:
         return ""
     return "; a labelled stand-in, not a model: no real model that fits this request can run here"
-
-
-def _any_fit(group: list[tuple[Candidate, bool | None]]) -> bool:
-    return any(fits is not False for _, fits in group)
-
-
-def _ranked(group: list[tuple[Candidate, bool | None]]) -> list[Candidate]:
-    """Engines the request matches, then those that serve any request, then those made for other requests."""
-    order = {True: 0, None: 1, False: 2}
-    return [candidate for candidate, fits in sorted(group, key=lambda pair: order[pair[1]])]
 
 
 def candidates_text(candidates: list[Candidate], max_description: int = 100) -> str:

@@ -30,6 +30,7 @@ from langchain_hugginggpt.retriever.catalog import ModelCatalog
 from langchain_hugginggpt.retriever.index import CatalogIndex
 from langchain_hugginggpt.retriever.paths import data_dir
 from langchain_hugginggpt.retriever.records import ModelRecord
+from langchain_hugginggpt.tools.base import fit_rank, offer_stand_in
 from langchain_hugginggpt.tools.registry import engine_class
 
 REMOTE_BACKEND = "inference-api"
@@ -159,8 +160,9 @@ class CandidateRetriever(BaseRetriever):
         fits = {pos: cls.fits(context) for pos, cls in state.cued.items() if lo <= pos < hi}
         unfit = np.zeros(hi - lo, bool)
         unfit[[pos - lo for pos, ok in fits.items() if not ok]] = True
-        if (eligible & available & ~stand_in & ~unfit).any():  # a real model that fits can run: no stand-ins
-            eligible &= ~stand_in
+        a_real_engine_fits = bool((eligible & available & ~stand_in & ~unfit).any())
+        for i in np.flatnonzero(stand_in):
+            eligible[i] &= offer_stand_in(fits.get(lo + i), a_real_engine_fits)
         if not eligible.any() or k <= 0:
             return []
         query = np.asarray(self.get_embeddings().embed_query(context or task or ""), dtype="float32")
@@ -171,8 +173,7 @@ class CandidateRetriever(BaseRetriever):
             record = by_key[index.keys[position]]
             score = self.weights.similarity * similarity + self.weights.popularity * float(pop[position])
             scored.append((score, similarity, float(pop[position]), record, position))
-        order = {True: 0, None: 1, False: 2}  # engines made for other requests go last
-        scored.sort(key=lambda s: (order[fits.get(s[4])], -s[0], -s[3].downloads, s[3].id))
+        scored.sort(key=lambda s: (fit_rank(fits.get(s[4])), s[3].stand_in, -s[0], -s[3].downloads, s[3].id))
         return [self._candidate(record, score, similarity, pop_)
                 for score, similarity, pop_, record, _ in scored[:k]]
 

@@ -90,6 +90,18 @@ class Engine(ABC):
         """Run on resolved inputs (local file paths for media slots)."""
 
 
+def fit_rank(fits: bool | None) -> int:
+    """Sort key for `Engine.fits`: engines the request matches, then those that serve any
+    request of their task, then those made for other requests."""
+    return 0 if fits else 1 if fits is None else 2
+
+
+def offer_stand_in(fits: bool | None, a_real_engine_fits: bool) -> bool:
+    """A stand-in heuristic is a candidate only when no real engine that fits the request can
+    run, and only when it does not itself serve other requests than this one."""
+    return fits is not False and not a_real_engine_fits
+
+
 def missing_files(locate: Callable[[], object]) -> str | None:
     """For `check_resources`: None when `locate()` finds its files, else its FileNotFoundError's message."""
     try:

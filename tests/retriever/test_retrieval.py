@@ -236,3 +236,5 @@ def test_engines_made_for_other_requests_give_way_to_a_fitting_stand_in(tmp_path
                                                       ("tesseract-ocr", False)]
     read = retriever.candidates("image-to-text", "Read the text on the sign in sign.png", k=5)
     assert [c.id for c in read] == ["tesseract-ocr"]  # a real engine fits: no stand-in
+    neither = retriever.candidates("image-to-text", "Convert street.jpg to text", k=5)
+    assert [c.id for c in neither] == ["tesseract-ocr"]  # the stand-in serves other requests: never offered
