@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE, FAMILIES, NOUNS, OUTPUT_FAMILIES
+from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE, FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
 from langchain_hugginggpt.agent.planners.text import ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
@@ -54,6 +54,9 @@ _REFERENCE = re.compile(r"(?:the|this|that|its|their|your|my) $", re.I)
 # or 'was' tells what happened to the input, it asks for nothing.
 _DESCRIBED = re.compile(r"(?:\b(?:i|we|you|they|he|she|someone|somebody)(?:'ve|'d| have| has| had)?|\b(?:was|were|been))"
                         r"(?: (?:already|just|recently|previously|also|then))? $", re.I)
+# ... unless a modal makes it a request: "could you sharpen", "can we brighten".
+_MODAL_SUBJECT = re.compile(r"\b(?:can|could|would|will|may|might|shall|should|must|do|did|please|to) "
+                            r"(?:i|we|you)(?: please)? $", re.I)
 _PARTICIPLE = re.compile(r"\w+(?:ed|en|wn|de)\b", re.I)
 _QUESTION_TEXT = re.compile(r"\b(?:text|passage|paragraph|article|context|transcript\w*|caption|summary|story|translation|"
                             r"@q\d+|content|information|report|essay|description)\b", re.I)
@@ -113,7 +116,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 6):match.start()]
             implied = match.group(0).lower().endswith("ed") and bool(_REFERENCE.search(before))
-            if _PARTICIPLE.match(match.group(0)) and _DESCRIBED.search(text, max(0, match.start() - 30), match.start()):
+            lead = text[max(0, match.start() - 30):match.start()]
+            if _PARTICIPLE.match(match.group(0)) and _DESCRIBED.search(lead) and not _MODAL_SUBJECT.search(lead):
                 continue
             task = target
             if target.startswith("family:"):
@@ -141,9 +145,16 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                 task = FAMILIES[family].get(kind or "")
                 if task is None:
                     continue
+            elif target in IN_PICTURE and modality_near(request, match.start(), match.end(), after_only=True,
+                                                          window=25) == "image":
+                task = IN_PICTURE[target]
             mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0), implied))
     # A question about the input asks for question answering, unless another task's cue is inside it.
     for start, end, weight in question_spans(request):
+        if weight == 0.0:  # a polite request with no wh-word: a question only if it names no task
+            if any(start <= m.start < end for m in mentions):
+                continue
+            weight = 0.5
         if not any(m.weight >= 0.8 and start <= m.start < end and FAMILIES["question"].get("text") != m.task
                    and m.task not in FAMILIES["question"].values() for m in mentions):
             task = FAMILIES["question"][_question_kind(request, start, end)]

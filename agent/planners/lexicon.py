@@ -43,6 +43,8 @@ FAMILIES = {
     "look": {"image": "image-editing", "doc": "image-editing"},
     "restyle": {"image": "image-to-image", "doc": "image-to-image"},
 }
+# Entities in a picture are objects to detect, not words to tag: "find the people in party.jpg".
+IN_PICTURE = {"token-classification": "object-detection"}
 # The object of "generate" is what comes out, the object of the others what goes in.
 OUTPUT_FAMILIES = {"generate"}
 # What a "make it ..." request works on: a pronoun, or a picture named by a noun or a file (the group

@@ -160,6 +160,7 @@ _ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|de
                    rf"((?:if|whether|{WH})\b[^.!?;]*)", re.I)
 
 
+_WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
 _ASKING = re.compile(r"\b(?:questions?|ask\w*|answer\w*|know|wondering|find out|query)\b", re.I)
 
 
@@ -177,7 +178,12 @@ def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
             continue  # only a quote: handled above
         lead = len(sentence) - len(sentence.lstrip())
         if sentence.strip():
-            spans.append((match.start() + lead, match.end(), 0.5 if _POLITE.search(sentence) else 0.6))
+            if not _POLITE.search(sentence):
+                spans.append((match.start() + lead, match.end(), 0.6))
+            elif _WH_WORD.search(sentence):
+                spans.append((match.start() + lead, match.end(), 0.5))
+            else:  # 'could you edit it?': a request, a question only when nothing else is asked
+                spans.append((match.start() + lead, match.end(), 0.0))
     for match in _ASKS.finditer(request.masked):
         spans.append((match.start(1), match.end(1), 0.6))
     return sorted(spans)
