@@ -2,10 +2,8 @@
 
 1. Find the tasks: cues for each task (cues.py) in the request with quotes and files masked,
    overlapping cues resolved by weight; a task is named once.
-2. Fill each task's slots, in the order the request names them: a file of the slot's type
-   named near the task, else the output of an earlier task that produces that type when
-   the wording chains ("then", "it", "the result") or nothing else can fill it, else a file
-   or quote named elsewhere, else text taken from the task's own words.
+2. Fill each task's slots (wiring.py): a file named near the task, an earlier task's output
+   when the wording chains, a file or quote named elsewhere, the task's own words.
 3. Order the tasks so every task comes after the tasks it uses, and validate.
 
 The example bank serves `select_examples` (few-shot demonstrations for the LLM chain),
@@ -20,59 +18,17 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
-from langchain_hugginggpt.agent.planners.steps import Step, ancestors, drop_unfilled, input_of, ordered_plan
-from langchain_hugginggpt.agent.planners.text import (
-    OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, edit_instruction, history_files, parse,
-    question_in)
+from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, ordered_plan
+from langchain_hugginggpt.agent.planners.text import ParsedRequest, history_files, parse
+from langchain_hugginggpt.agent.planners.wiring import fill_from_later, fill_step, produces_text
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
-# Tasks whose output annotates their input (boxes, masks, depth): words for the picture after
-# them ("describe the picture") still mean their input; only explicit words ("the result",
-# "the mask") chain to the annotation. With chaining by default off, "it" means the input too.
-ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"}
-ANNOTATORS |= {name for name in TASKS if name.endswith("-control")}
-# Tasks that read what a picture shows (captions, labels, answers, other annotations). Tasks that
-# make a new image from one (editing, ControlNet generation from a map) may start from an annotation.
-READERS = {name for name, spec in TASKS.items() if "image" in spec.inputs.values()
-           and (spec.output == "text" or name in ANNOTATORS)}
-# Words for the picture a request started from, as opposed to something a step made.
-INPUT_REF = re.compile(r"\b(?:the|this|that|same|original|my) (?:picture|image|photo(?:graph)?|pic|scene|snapshot)\b", re.I)
 # Where a task is not in the allowed list, the nearest one that is.
 FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
-_CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|representing|saying|that says|"
-                      r"describing|on the (?:topic|theme) of|:)\s+(.{3,})", re.I)
 _TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
-# Tasks that make something new from a description ("an image of ..."); others work on a given text.
-_GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
-# Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
-_NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
-    "automatic-speech-recognition": (r"transcri\w*",),
-    "image-to-text": (r"caption\w*", r"description"),
-    "translation": (r"translat\w*",),
-    "summarization": (r"summar\w*",),
-    "text-to-image": (r"generated", r"created"),
-    "image-editing": (r"edited", r"modified"),
-    "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
-    "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
-    "image-segmentation": (r"segment\w*", r"masks?"),
-    "depth-estimation": (r"depth",),
-    "object-detection": (r"detect\w*", r"objects"),
-    "text-generation": (r"generated text", r"story", r"written"),
-    "text-to-speech": (r"speech", r"spoken"),
-    "visual-question-answering": (r"answer",),
-    "document-question-answering": (r"answer",),
-    "question-answering": (r"answer",),
-    "conversational": (r"repl(?:y|ies)", r"response"),
-}.items()}
-_LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
-                       r"summary|translation|answer|story|generated|same|above)|@)", re.I)
-
-
-def produces_text(task: str) -> bool:
-    return TASKS[task].output == "text" or task == "object-detection"  # detection also reports its labels
 
 
 class RetrievalPlanner:
@@ -111,8 +67,8 @@ class RetrievalPlanner:
         parsed = parse(request, history_files(chat_history))
         steps = self._steps(parsed)
         for i, step in enumerate(steps):
-            self._fill(i, steps, parsed)
-        self._fill_from_later(steps)
+            fill_step(i, steps, parsed, self.chain_by_default)
+        fill_from_later(steps)
         for step in steps:  # last resort for text: the request itself
             if "text" in TASKS[step.task].required and not step.args.get("text"):
                 step.args["text"] = request
@@ -236,140 +192,6 @@ class RetrievalPlanner:
             steps.append(Step(task=m.task, mention=m, lo=lo, hi=max(hi, m.end)))
         return steps
 
-    def _fill(self, i: int, steps: list[Step], parsed: ParsedRequest) -> None:
-        step, spec = steps[i], TASKS[steps[i].task]
-        scope = parsed.masked[step.lo:step.hi]
-        gap = parsed.masked[steps[i - 1].mention.end if i else step.lo:step.mention.start]
-        own_files = parsed.in_span(parsed.files, step.lo, step.hi)
-        own_quotes = parsed.in_span(parsed.quotes, step.lo, step.hi)
-        # "After cleaning the audio, transcribe it": the step before was introduced as coming first.
-        before_prev = parsed.masked[steps[i - 1].lo:steps[i - 1].mention.start] if i else ""
-        # A later step of a multi-step request works on what the step before produced unless the
-        # wording says otherwise ("also", "separately"): requests that list steps mostly chain them.
-        chained = i > 0 and (self.chain_by_default or bool(
-            SEQUENTIAL.search(gap) or re.search(r"\b(?:after|once|first)\W*$", before_prev, re.I)))
-        explicit = bool(OUTPUT_REF.search(scope))
-        parallel = bool(PARALLEL.search(gap)) and not explicit
-        sibling = steps[i - 1] if i and parallel else None  # "... and also X": same inputs as the task before
-
-        def earlier(kind: str) -> int | None:
-            producers = [j for j in range(i - 1, -1, -1)
-                         if TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))]
-            named = [j for j in producers if any(p.search(scope) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ()))]
-            return (named or producers or [None])[0]
-
-        def link(slot: str, j: int) -> None:
-            step.args[slot] = f"<resource>-{j}"
-            step.deps.add(j)
-
-        for slot, kind in spec.inputs.items():
-            if slot in step.args or (slot not in spec.required and kind != "text"):
-                continue
-            if kind != "text":
-                same = [v for s, v in sibling.args.items()
-                        if TASKS[sibling.task].inputs.get(s) == kind] if sibling else []
-                if same and not [f for f in own_files if f.kind == kind]:
-                    step.args[slot] = same[0]
-                    step.deps |= {d for d in sibling.deps if f"<resource>-{d}" == same[0]}
-                    continue
-                j = earlier(kind)
-                mine = [f for f in own_files if f.kind == kind]
-                anywhere = [f for f in parsed.files if f.kind == kind]
-                if (j is not None and not mine and not explicit and steps[j].task in ANNOTATORS
-                        and step.task in READERS and INPUT_REF.search(scope)):
-                    # "Detect the objects in a.jpg and describe the picture": the picture is what the
-                    # annotator annotated, not its drawing (which chaining by default would give).
-                    source = input_of(steps[j], kind)
-                    if source is not None:
-                        step.args[slot] = source
-                        step.deps |= {d for d in steps[j].deps if f"<resource>-{d}" == source}
-                        continue
-                # after an annotator (boxes, masks) only explicit words chain; "it" means the original
-                refers = j is not None and (explicit or (steps[j].task not in ANNOTATORS and bool(RESULT_REF.search(scope))))
-                if mine and not (j is not None and explicit):
-                    step.args[slot] = mine[0].value
-                elif j is not None and (refers or (chained and not parallel) or not anywhere):
-                    link(slot, j)
-                elif anywhere:
-                    before = [f for f in anywhere if f.start < step.mention.start]
-                    step.args[slot] = (before[-1] if before else anywhere[0]).value
-                elif j is not None:
-                    link(slot, j)
-                else:
-                    old = [f for f in parsed.history if f.kind == kind]
-                    if old:
-                        step.args[slot] = old[-1].value
-        self._fill_text(i, steps, parsed, scope, own_quotes, chained, explicit, parallel, sibling)
-
-    def _fill_text(self, i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own_quotes: list[Resource],
-                   chained: bool, explicit: bool, parallel: bool, sibling: Step | None) -> None:
-        step, spec = steps[i], TASKS[steps[i].task]
-        if not any(k == "text" and s not in step.args for s, k in spec.inputs.items()):
-            return
-        original = parsed.text[step.lo:step.hi]
-        producers = [j for j in range(i - 1, -1, -1) if produces_text(steps[j].task)]
-        named = [j for j in producers if any(p.search(scope) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ()))]
-        prev = (named or producers or [None])[0]
-        if sibling is not None and not own_quotes:
-            refs = [d for d in sibling.deps if produces_text(steps[d].task)]
-            prev = refs[0] if refs else prev
-        used = {v for s in steps for v in s.args.values()}
-        spare_quotes = [q.value for q in parsed.quotes if q.value not in used]
-        refers = prev is not None and (explicit or bool(RESULT_REF.search(scope)) or (chained and not parallel)
-                                       or bool(named))
-        question = question_in(parsed, step.lo, step.hi) or question_in(parsed)
-
-        def link(j: int) -> str:
-            step.deps.add(j)
-            return f"<resource>-{j}"
-
-        name = spec.name
-        if name in ("visual-question-answering", "document-question-answering"):
-            step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
-        elif name == "question-answering":
-            step.args["text"] = question or parsed.text
-            context = [q.value for q in own_quotes if q.value != question] or [q for q in spare_quotes if q != question]
-            if prev is not None and (refers or not context):
-                step.args["context"] = link(prev)
-            elif context:
-                step.args["context"] = context[0]
-        elif name == "sentence-similarity":
-            texts = [q.value for q in own_quotes]
-            if prev is not None and (refers or len(texts) + len(spare_quotes) < 2):
-                texts.insert(0, link(prev))
-            texts += [q for q in spare_quotes if q not in texts]
-            if len(texts) >= 2:
-                step.args["text"], step.args["text2"] = texts[0], texts[1]
-        elif name == "image-editing" or name.endswith("-text-to-image"):
-            step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
-        elif "text" in spec.required and "text" not in step.args:
-            # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
-            content = _content(original) if name in _GENERATIVE else None
-            if own_quotes and own_quotes[0].value != question and not (named and steps[named[0]].mention.implied):
-                step.args["text"] = own_quotes[0].value
-            elif prev is not None and (refers or not (spare_quotes or content)):
-                step.args["text"] = link(prev)
-            elif content:
-                step.args["text"] = content
-            elif spare_quotes:
-                step.args["text"] = spare_quotes[0]
-            # else left empty: a task named later may feed it (_fill_from_later)
-
-    def _fill_from_later(self, steps: list[Step]) -> None:
-        """'Read aloud the caption of a.jpg': a task named before the task that feeds it."""
-        for i, step in enumerate(steps):
-            spec = TASKS[step.task]
-            for slot in spec.required:
-                if step.args.get(slot):
-                    continue
-                kind = spec.inputs[slot]
-                for j in range(i + 1, len(steps)):
-                    feeds = TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))
-                    if feeds and i not in ancestors(steps, j):
-                        step.args[slot] = f"<resource>-{j}"
-                        step.deps.add(j)
-                        break
-
     def _confidence(self, request: str, steps: list[Step]) -> tuple[float, str | None]:
         nearest = self.bank.search(request, 1)
         if not steps:
@@ -380,12 +202,3 @@ class RetrievalPlanner:
             mine, theirs = {s.task for s in steps}, {t.task for t in nearest[0][1].tasks}
             agreement = len(mine & theirs) / len(mine | theirs) if theirs else 0.0
         return round(0.6 * cue + 0.4 * agreement, 3), nearest[0][0] if nearest else None
-
-
-def _content(text: str) -> str | None:
-    """What a generative task should make, from its own words: 'an image of a red fox' -> 'a red fox'."""
-    match = _CONTENT.search(text)
-    if not match or _LEAD_REF.match(match.group(1).strip()):
-        return None
-    content = re.split(r"[,;.!?]|\b(?:and then|then|and also|and)\b", match.group(1))[0].strip()
-    return content if len(content) > 2 else None
