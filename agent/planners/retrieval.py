@@ -12,7 +12,6 @@ The example bank serves `select_examples` (few-shot demonstrations for the LLM c
 
 from __future__ import annotations
 
-
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
