@@ -60,6 +60,12 @@ def test_caption_is_flagged_as_a_stand_in(caption):
     assert status["models"][0] == "tesseract-ocr"
 
 
+def test_captioning_writes_no_file(tmp_path):
+    shutil.copy(REPO / "examples" / "street.jpg", tmp_path / "street.jpg")
+    ExpertTool.for_task("image-to-text", model=STAND_IN, workspace=Workspace(tmp_path)).invoke({"image": "street.jpg"})
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == ["street.jpg"]  # the detector drew nothing
+
+
 def test_without_a_model_named_image_to_text_still_runs_a_real_model():
     assert resolve_engine("image-to-text").model_id == "tesseract-ocr"
 

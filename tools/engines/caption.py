@@ -9,8 +9,7 @@ picture. It says only what those two models report, and is flagged as a stand-in
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
@@ -64,24 +63,22 @@ class DetectionClassificationCaption(Engine):
                 return f"needs {model_id} ({task}): {reason}"
         return None
 
-    def _run(self, which: tuple[str, str], path: str, workspace: Workspace) -> ExpertOutput:
+    def _run(self, which: tuple[str, str], call: Callable[[Any], Any]) -> Any:
         try:
-            return resolve_engine(*which).run({"image": path}, workspace)
+            return call(resolve_engine(*which))
         except ExpertError as exc:  # name this task and model first, then the engine that failed
             raise fail(self, str(exc)) from None
 
     def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         path = image_input(self, inputs)
-        detection = self._run(self.detector, path, workspace)
-        for drawn in detection.files:  # the detector draws its boxes; a caption has no use for the drawing
-            Path(drawn).unlink(missing_ok=True)
-        classification = self._run(self.classifier, path, workspace)
-        objects = object_phrase([d["label"] for d in detection.result])
+        _, detections = self._run(self.detector, lambda detector: detector.detect(path))  # no drawing wanted
+        classification = self._run(self.classifier, lambda classifier: classifier.run({"image": path}, workspace))
+        objects = object_phrase([d["label"] for d in detections])
         top = classification.result[0]
         label = top["label"].split(",")[0]  # ImageNet names list synonyms: "tabby, tabby cat"
         sentence = f"A picture with {objects}" if objects else "A picture in which no COCO object is detected"
         sentence += f" (EfficientNet-Lite0's best guess for the whole picture: {label}, {top['score']:.0%})."
-        result = {"generated_text": sentence, "objects": detection.result, "classes": classification.result}
+        result = {"generated_text": sentence, "objects": detections, "classes": classification.result}
         note = (f"stand-in, not a captioning model: a sentence composed from {self.detector[1]}'s detections "
                 f"and {self.classifier[1]}'s top ImageNet class")
         return ExpertOutput(model=self.model_id, result=result, text=sentence, stand_in=True, note=note)

@@ -220,8 +220,8 @@ class CenterNetDetector(Engine):
     def check_resources(self) -> str | None:
         return _human.missing_reason("centernet.json")
 
-    def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
-        path = image_input(self, inputs)
+    def detect(self, path: str) -> tuple[Any, list[dict[str, Any]]]:
+        """The picture and its detections, best first (no drawing: the caption stand-in needs only these)."""
         image = load_image(self, path)
         try:
             found = _human.run_human("object", image)["object"]
@@ -235,6 +235,10 @@ class CenterNetDetector(Engine):
             box = {"xmin": max(0, round(x)), "ymin": max(0, round(y)),
                    "xmax": min(image.width, round(x + w)), "ymax": min(image.height, round(y + h))}
             result.append({"score": obj["score"], "label": obj["label"], "box": box})
+        return image, result
+
+    def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        image, result = self.detect(image_input(self, inputs))
         drawn = save_png(draw_boxes(image, result), workspace, stem="detection")
         summary = count_summary([r["label"] for r in result]) or "no objects found"
         return ExpertOutput(model=self.model_id, result=result, text=summary, image=drawn)
