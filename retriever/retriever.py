@@ -160,9 +160,10 @@ class CandidateRetriever(BaseRetriever):
         fits = {pos: cls.fits(context) for pos, cls in state.cued.items() if lo <= pos < hi}
         unfit = np.zeros(hi - lo, bool)
         unfit[[pos - lo for pos, ok in fits.items() if not ok]] = True
-        a_real_engine_fits = bool((eligible & available & ~stand_in & ~unfit).any())
-        for i in np.flatnonzero(stand_in):
-            eligible[i] &= offer_stand_in(fits.get(lo + i), a_real_engine_fits)
+        real_fit = eligible & available & ~stand_in & ~unfit
+        for i in np.flatnonzero(stand_in):  # a stand-in competes with the real engines of its own task only
+            own_lo, own_hi = next(r for r in index.ranges.values() if r[0] <= lo + i < r[1])
+            eligible[i] &= offer_stand_in(fits.get(lo + i), bool(real_fit[own_lo - lo:own_hi - lo].any()))
         if not eligible.any() or k <= 0:
             return []
         query = np.asarray(self.get_embeddings().embed_query(context or task or ""), dtype="float32")

@@ -238,3 +238,12 @@ def test_engines_made_for_other_requests_give_way_to_a_fitting_stand_in(tmp_path
     assert [c.id for c in read] == ["tesseract-ocr"]  # a real engine fits: no stand-in
     neither = retriever.candidates("image-to-text", "Convert street.jpg to text", k=5)
     assert [c.id for c in neither] == ["tesseract-ocr"]  # the stand-in serves other requests: never offered
+
+
+def test_a_search_over_every_task_weighs_each_stand_in_against_its_own_task(tmp_path, embeddings):
+    """Real engines of other tasks (a detector, a classifier) do not describe a picture either."""
+    retriever = CandidateRetriever(catalog=ModelCatalog(tmp_path / "catalog"), embeddings=embeddings)
+    describe = {c.id for c in retriever.candidates(None, "Describe the picture street.jpg", k=1000)}
+    assert "detection+classification-caption" in describe and "centernet-mobilenetv3-coco" in describe
+    read = {c.id for c in retriever.candidates(None, "Read the text on the sign in sign.png", k=1000)}
+    assert "tesseract-ocr" in read and "detection+classification-caption" not in read
