@@ -92,7 +92,10 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ("text-to-speech", 1.0, [
         r"(?:read|speak|say|recite|voice|vocali[sz]e)\w* (?:\w+ ){0,4}?(?:aloud|out loud|out)\b",
         r"text[- ]to[- ]speech", r"narrat\w*", r"voice[- ]?over", r"read (?:\w+ ){0,3}?to me", r"\baloud\b",
-        r"out loud", r"pronounc\w*", r"speak(?!er)\w*", r"(?:(?<=please )|(?<![a-z] ))say\b",
+        r"out loud", r"pronounc\w*",
+        # "speak it", "speak the summary": speaking something; not "I don't speak French", "the person speaking"
+        r"(?<!n't )(?<!not )speak(?:s|ing)? (?:it|this|that|them|these|those|the|my|our|your|its|@q\d+)\b",
+        r"(?:(?<=please )|(?<![a-z] ))say\b(?! *@(?:img|aud|vid))",  # "a photo, say a.jpg": for example
         r"\bvoice (?:it|this|that|them|your|the)\b",
     ]),
     ("text-to-speech", 0.8, [
