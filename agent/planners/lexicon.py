@@ -182,8 +182,10 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"an )?(?:\w+ ){0,2}?(?:response|reply)\b",
         r"(?:way|how) to (?:answer|respond|reply)", r"what (?:to|should i|could i) (?:say|reply|answer)",
     ]),
-    ("conversational", 0.5, [
-        r"conversation\w*",
+    # "a conversational reply": what the task makes. A bare "conversation" ("I recorded a
+    # conversation") is mostly what a recording holds, and asks for nothing.
+    ("conversational", 0.9, [
+        r"conversation(?:al)? (?:text|response|reply|replies|answer|message|turn)s?\b",
     ]),
     ("text-generation", 0.7, [
         r"(?:write|compose|draft|craft|author)(?:s|ing)?\b(?! (?:down|out|(?:a |an |"
@@ -200,7 +202,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ]),
     ("text-generation", 0.8, [
         r"(?:generat|creat|produc|writ|compos)\w* (?:me )?(?:a |an |some |the |"
-        r"new )?(?:[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|continuation|sentences|"
+        r"new )?(?:(?!conversational)[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|continuation|sentences|"
         r"dialogue|script|lyrics|tweet|post|content)\b",
     ]),
     ("text2text-generation", 0.8, [

@@ -25,3 +25,26 @@ def test_speak_or_say_without_something_to_speak_is_no_speech(planner, request_)
 ])
 def test_speak_or_say_something_is_speech(planner, request_):
     assert "text-to-speech" in tasks_of(planner, request_)
+
+
+def test_a_conversational_reply_is_conversational_not_generated_text(planner):
+    tasks = tasks_of(planner, "Transcribe meeting.wav and then write a conversational reply to what was said.")
+    assert tasks == ["automatic-speech-recognition", "conversational"]
+    tasks = tasks_of(planner, "My friend wrote 'Any plans for the weekend'. Please produce some conversational text for it.")
+    assert tasks == ["conversational"]
+
+
+@pytest.mark.parametrize("request_", [
+    # a conversation the recording holds is no reply to write
+    "My interview.wav is a conversation that is hard to follow; could you clean up the noise in it?",
+    "The call.mp3 conversation is muffled. Please transcribe the audio.",
+])
+def test_a_recorded_conversation_asks_for_no_reply(planner, request_):
+    assert "conversational" not in tasks_of(planner, request_)
+
+
+def test_a_file_in_a_later_sentence_needs_no_converter(planner):
+    # the picture belongs to the segmentation, not to the summary before it
+    tasks = tasks_of(planner, "Summarize the key points of our last call. Besides that, I have a photo "
+                              "office.jpg; please segment it.")
+    assert "image-to-text" not in tasks
