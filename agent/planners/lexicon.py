@@ -201,7 +201,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:another|one more|a further) (?:paragraph|chapter|verse|stanza)",
     ]),
     ("text-generation", 0.8, [
-        r"(?:generat|creat|produc|writ|compos)\w* (?:me )?(?:a |an |some |the |"
+        # "the written text" is a text that exists: 'written' before its noun asks for nothing
+        r"(?:generat|creat|produc|writ(?!ten\b)|compos)\w* (?:me )?(?:a |an |some |the |"
         r"new )?(?:(?!conversational)[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|continuation|sentences|"
         r"dialogue|script|lyrics|tweet|post|content)\b",
     ]),

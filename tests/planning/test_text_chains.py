@@ -48,3 +48,15 @@ def test_a_file_in_a_later_sentence_needs_no_converter(planner):
     tasks = tasks_of(planner, "Summarize the key points of our last call. Besides that, I have a photo "
                               "office.jpg; please segment it.")
     assert "image-to-text" not in tasks
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'written' before its noun names a text that exists or that another task makes
+    ("Please turn the speech in lecture.mp3 into written text.", ["automatic-speech-recognition"]),
+    ("Condense the written content of 'The meeting moved to Tuesday because the room was booked.'",
+     ["summarization"]),
+    # ... while writing something new is text generation
+    ("Write a short text about autumn leaves.", ["text-generation"]),
+])
+def test_written_describes_a_text_write_asks_for_one(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
