@@ -99,9 +99,11 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"\bvoice (?:it|this|that|them|your|the)\b",
     ]),
     ("text-to-speech", 0.8, [
-        r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition)",
+        # "a spoken summary", "an audio description": a text the task makes, said aloud
+        r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition|description|summary|"
+        r"response|reply|answer|explanation|recap)s?\b",
         r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|"
-        r"voice|sound|spoken)",
+        r"voice|sound|spoken|(?:[\w-]+,? ){1,3}speech\b)",
         r"hear (?:it|this|that|the)",
         r"(?:natural|human)[- ]sounding (?:speech|voice|audio)", r"(?:have|get)\w* (?:it|this|that|them|@q\d+ *|the \w+) (?:\w+ )?(?:spoken|read out|voiced)\b",
         r"listen to (?:it|this|that|(?:the |this |that |my )?(?:result|text|summary|translation|answer|story|"
@@ -341,7 +343,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:artwork|image|picture|illustration|drawing|painting|poster|visual)s? (?:of|showing|depicting|"
         r"where|that shows)",
         r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)",
-        r"(?:as|be|into) (?:an? )?(?:audio|sound|voice|spoken) (?:clip|file|recording|message|version)",
+        # "in an audio clip": the modality is the modifier, so the match ends before the noun
+        r"(?:as|be|in|into) (?:an? )?(?:audio|sound|voice)(?= (?:clip|file|recording|message|version))",
     ]),
     # a new look or style for a picture ("make it black and white", "turn the photo into a sketch")
     ("family:look", 0.9, [

@@ -60,3 +60,21 @@ def test_a_file_in_a_later_sentence_needs_no_converter(planner):
 ])
 def test_written_describes_a_text_write_asks_for_one(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_", [
+    # speech named by what it sounds like or what it comes in, not by a verb
+    "Caption photo.png, then turn the caption into calm, natural speech.",
+    "Tell me what is in street.jpg in an audio clip.",
+    "Classify garden.jpg and then give me a spoken explanation of the result.",
+])
+def test_speech_asked_for_by_its_form(planner, request_):
+    assert tasks_of(planner, request_)[-1] == "text-to-speech"
+
+
+@pytest.mark.parametrize("request_", [
+    "My podcast is saved in an audio file named show.mp3; please transcribe it.",
+    "Change the voice in song.wav into a deeper voice.",
+])
+def test_audio_the_request_brings_is_no_speech_to_make(planner, request_):
+    assert "text-to-speech" not in tasks_of(planner, request_)
