@@ -245,7 +245,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"written )?(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)",
     ]),
     ("family:describe", 0.8, [
-        r"describ\w*", r"explain\w* what", r"tell me about",
+        # 'describe', 'describing' ask; 'it describes', 'is described as' tell what the input holds
+        r"describ(?:e|ing)\b", r"explain\w* what", r"tell me about",
         r"what (?:the|this|that) \w+ is (?:mainly |all |really )?about",
         r"(?:textual|written) (?:account|summary|explanation)",
         r"what(?:'s| is) (?:in|shown|depicted|happening|going on)",

@@ -78,3 +78,16 @@ def test_speech_asked_for_by_its_form(planner, request_):
 ])
 def test_audio_the_request_brings_is_no_speech_to_make(planner, request_):
     assert "text-to-speech" not in tasks_of(planner, request_)
+
+
+@pytest.mark.parametrize("request_", [
+    # 'it describes', 'is described as' tell what the input holds; they ask for no caption
+    "The poster in gig.jpg describes a concert. What date is the concert on?",
+    "The car in street.jpg is described as red in the ad; please detect all the cars.",
+])
+def test_describes_or_described_asks_for_no_caption(planner, request_):
+    assert "image-to-text" not in tasks_of(planner, request_)
+
+
+def test_describe_asks_for_a_caption(planner):
+    assert tasks_of(planner, "Describe kitchen.jpg for me.") == ["image-to-text"]
