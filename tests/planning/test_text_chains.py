@@ -91,3 +91,17 @@ def test_describes_or_described_asks_for_no_caption(planner, request_):
 
 def test_describe_asks_for_a_caption(planner):
     assert tasks_of(planner, "Describe kitchen.jpg for me.") == ["image-to-text"]
+
+
+@pytest.mark.parametrize("request_", [
+    "Transcribe memo.wav, and then edit garden.jpg based on the transcript.",
+    "Summarize 'Paint the fence white and add a cat to the porch.' and then modify house.png following the summary.",
+])
+def test_an_edit_based_on_an_earlier_text_takes_it_as_instruction(planner, request_):
+    edit = planner.plan(request_).plan.tasks[-1]
+    assert edit.task == "image-editing" and edit.args["text"] == "<resource>-0"
+
+
+def test_an_edit_with_its_own_words_keeps_them(planner):
+    edit = planner.plan("Caption street.jpg and then edit street.jpg so the sky is purple.").plan.tasks[-1]
+    assert edit.args["text"] == "edit the image so the sky is purple"
