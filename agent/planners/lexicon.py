@@ -198,7 +198,9 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"fill (?:in|out) (?:the |this )?(?:\w+ )?(?:gaps?|blanks?|missing|incomplete|rest)",
         r"incomplete (?:text|sentence)", r"expand\w*", r"elaborat\w*", r"brainstorm\w*", r"come up with",
         r"extend (?:the|this|it)",
-        r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b",
+        # "a story", "some lyrics" are new texts to write; "this story", "my poem" are texts that exist
+        r"(?:an?|some|new|another|one more) (?:[\w'-]+ ){0,2}?(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|"
+        r"slogans?|lyrics|jokes?|continuation)\b",
         r"continu\w*", r"keep (?:it|this|that|the \w+) going", r"carry on",
         r"(?:another|one more|a further) (?:paragraph|chapter|verse|stanza)",
     ]),

@@ -105,3 +105,15 @@ def test_an_edit_based_on_an_earlier_text_takes_it_as_instruction(planner, reque
 def test_an_edit_with_its_own_words_keeps_them(planner):
     edit = planner.plan("Caption street.jpg and then edit street.jpg so the sky is purple.").plan.tasks[-1]
     assert edit.args["text"] == "edit the image so the sky is purple"
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # a story or poem the user already has is worked on, not written
+    ("Please read my poem 'Roses bloom in May' aloud.", ["text-to-speech"]),
+    ("Translate this story into Spanish: 'The fox ran home.'", ["translation"]),
+    # 'a poem', 'some lyrics': a new text to write
+    ("I'd love a short poem about the sea.", ["text-generation"]),
+    ("Give me some lyrics for a birthday song.", ["text-generation"]),
+])
+def test_a_new_story_is_written_an_existing_one_is_not(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
