@@ -88,6 +88,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"what (?:\w+ ){0,3}?(?:says|said|is saying|are saying)\b",
         r"what (?:does|do|did) (?:it|this|that|they|the \w+) say\b",
         r"(?:figure|work|make) out (?:the |what )?(?:text|words|writing|letters)",
+        # "what the text in the image says": the match stops at "text" so that the thing it is in decides
+        r"what (?:the )?(?:text|words|writing|inscription|lettering)(?= (?:[\w@]+ +){0,6}?(?:says|reads|said)\b)",
     ]),
     ("text-to-speech", 1.0, [
         r"(?:read|speak|say|recite|voice|vocali[sz]e)\w* (?:\w+ ){0,4}?(?:aloud|out loud|out)\b",
@@ -245,6 +247,10 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"caption\w*", r"\bocr\b", r"image[- ]to[- ]text", r"what (?:text|words|writing) (?:is|are) (?:written|printed|shown)",
         r"(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |"
         r"written )?(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)",
+        # "identify any text on the sign": text found on a picture is read from it
+        r"(?:identify|detect|find|spot|pick out|recogni[sz]e|read)\w* (?:the |any |all )?(?:text|words|writing|"
+        r"inscriptions?|lettering)\w* (?:\w+ ){0,2}?(?:from|in|on|of) (?:the |this |that |its |my |an? )?(?:[\w-]+ )?"
+        r"(?:images?|photo(?:graph)?s?|pictures?|signs?|posters?|screenshots?|scans?|@img)\b",
     ]),
     ("family:describe", 0.8, [
         # 'describe', 'describing' ask; 'it describes', 'is described as' tell what the input holds

@@ -117,3 +117,17 @@ def test_an_edit_with_its_own_words_keeps_them(planner):
 ])
 def test_a_new_story_is_written_an_existing_one_is_not(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # text found on a picture is read from it before any text task uses it
+    ("Identify any text on the sign in street.jpg and translate it into French.", ["image-to-text", "translation"]),
+    ("Tell me what the writing on the poster in gig.png says.", ["image-to-text"]),
+])
+def test_text_on_a_picture_is_read_from_it(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
+
+
+def test_words_in_a_sentence_are_not_read_from_a_picture(planner):
+    assert "image-to-text" not in tasks_of(planner, "Find the words in the sentence 'the quick brown fox jumps' "
+                                                     "that are nouns.")
