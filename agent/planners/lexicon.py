@@ -88,17 +88,24 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"what (?:\w+ ){0,3}?(?:says|said|is saying|are saying)\b",
         r"what (?:does|do|did) (?:it|this|that|they|the \w+) say\b",
         r"(?:figure|work|make) out (?:the |what )?(?:text|words|writing|letters)",
+        # "what the text in the image says": the match stops at "text" so that the thing it is in decides
+        r"what (?:the )?(?:text|words|writing|inscription|lettering)(?= (?:[\w@]+ +){0,6}?(?:says|reads|said)\b)",
     ]),
     ("text-to-speech", 1.0, [
         r"(?:read|speak|say|recite|voice|vocali[sz]e)\w* (?:\w+ ){0,4}?(?:aloud|out loud|out)\b",
         r"text[- ]to[- ]speech", r"narrat\w*", r"voice[- ]?over", r"read (?:\w+ ){0,3}?to me", r"\baloud\b",
-        r"out loud", r"pronounc\w*", r"speak(?!er)\w*", r"(?:(?<=please )|(?<![a-z] ))say\b",
+        r"out loud", r"pronounc\w*",
+        # "speak it", "speak the summary": speaking something; not "I don't speak French", "the person speaking"
+        r"(?<!n't )(?<!not )speak(?:s|ing)? (?:it|this|that|them|these|those|the|my|our|your|its|@q\d+)\b",
+        r"(?:(?<=please )|(?<![a-z] ))say\b(?! *@(?:img|aud|vid))",  # "a photo, say a.jpg": for example
         r"\bvoice (?:it|this|that|them|your|the)\b",
     ]),
     ("text-to-speech", 0.8, [
-        r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition)",
+        # "a spoken summary", "an audio description": a text the task makes, said aloud
+        r"(?:spoken|audio|audible|voice|speech)[- ](?:version|form|format|output|rendition|description|summary|"
+        r"response|reply|answer|explanation|recap)s?\b",
         r"(?:convert|turn|transform|change|synthesi[sz])\w* (?:\w+ ){0,6}?in ?to (?:an? )?(?:speech|audio|"
-        r"voice|sound|spoken)",
+        r"voice|sound|spoken|(?:[\w-]+,? ){1,3}speech\b)",
         r"hear (?:it|this|that|the)",
         r"(?:natural|human)[- ]sounding (?:speech|voice|audio)", r"(?:have|get)\w* (?:it|this|that|them|@q\d+ *|the \w+) (?:\w+ )?(?:spoken|read out|voiced)\b",
         r"listen to (?:it|this|that|(?:the |this |that |my )?(?:result|text|summary|translation|answer|story|"
@@ -179,8 +186,10 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"an )?(?:\w+ ){0,2}?(?:response|reply)\b",
         r"(?:way|how) to (?:answer|respond|reply)", r"what (?:to|should i|could i) (?:say|reply|answer)",
     ]),
-    ("conversational", 0.5, [
-        r"conversation\w*",
+    # "a conversational reply": what the task makes. A bare "conversation" ("I recorded a
+    # conversation") is mostly what a recording holds, and asks for nothing.
+    ("conversational", 0.9, [
+        r"conversation(?:al)? (?:text|response|reply|replies|answer|message|turn)s?\b",
     ]),
     ("text-generation", 0.7, [
         r"(?:write|compose|draft|craft|author)(?:s|ing)?\b(?! (?:down|out|(?:a |an |"
@@ -191,13 +200,16 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"fill (?:in|out) (?:the |this )?(?:\w+ )?(?:gaps?|blanks?|missing|incomplete|rest)",
         r"incomplete (?:text|sentence)", r"expand\w*", r"elaborat\w*", r"brainstorm\w*", r"come up with",
         r"extend (?:the|this|it)",
-        r"(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|slogans?|lyrics|jokes?|continuation)\b",
+        # "a story", "some lyrics" are new texts to write; "this story", "my poem" are texts that exist
+        r"(?:an?|some|new|another|one more) (?:[\w'-]+ ){0,2}?(?:stor(?:y|ies)|poems?|essays?|blog posts?|taglines?|"
+        r"slogans?|lyrics|jokes?|continuation)\b",
         r"continu\w*", r"keep (?:it|this|that|the \w+) going", r"carry on",
         r"(?:another|one more|a further) (?:paragraph|chapter|verse|stanza)",
     ]),
     ("text-generation", 0.8, [
-        r"(?:generat|creat|produc|writ|compos)\w* (?:me )?(?:a |an |some |the |"
-        r"new )?(?:[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|continuation|sentences|"
+        # "the written text" is a text that exists: 'written' before its noun asks for nothing
+        r"(?:generat|creat|produc|writ(?!ten\b)|compos)\w* (?:me )?(?:a |an |some |the |"
+        r"new )?(?:(?!conversational)[\w-]+ ){0,2}?(?:text|stor(?:y|ies)|poem|essay|article|paragraph|continuation|sentences|"
         r"dialogue|script|lyrics|tweet|post|content)\b",
     ]),
     ("text2text-generation", 0.8, [
@@ -235,9 +247,14 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"caption\w*", r"\bocr\b", r"image[- ]to[- ]text", r"what (?:text|words|writing) (?:is|are) (?:written|printed|shown)",
         r"(?:extract|read|recogni[sz]e|get|pull|copy|grab)\w* (?:out )?(?:the |any |all )?(?:printed |"
         r"written )?(?:text|words|writing|characters|letters)\w* (?:\w+ )?(?:from|in|on|off|of)",
+        # "identify any text on the sign": text found on a picture is read from it
+        r"(?:identify|detect|find|spot|pick out|recogni[sz]e|read)\w* (?:the |any |all )?(?:text|words|writing|"
+        r"inscriptions?|lettering)\w* (?:\w+ ){0,2}?(?:from|in|on|of) (?:the |this |that |its |my |an? )?(?:[\w-]+ )?"
+        r"(?:images?|photo(?:graph)?s?|pictures?|signs?|posters?|screenshots?|scans?|@img)\b",
     ]),
     ("family:describe", 0.8, [
-        r"describ\w*", r"explain\w* what", r"tell me about",
+        # 'describe', 'describing' ask; 'it describes', 'is described as' tell what the input holds
+        r"describ(?:e|ing)\b", r"explain\w* what", r"tell me about",
         r"what (?:the|this|that) \w+ is (?:mainly |all |really )?about",
         r"(?:textual|written) (?:account|summary|explanation)",
         r"what(?:'s| is) (?:in|shown|depicted|happening|going on)",
@@ -335,7 +352,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:artwork|image|picture|illustration|drawing|painting|poster|visual)s? (?:of|showing|depicting|"
         r"where|that shows)",
         r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)",
-        r"(?:as|be|into) (?:an? )?(?:audio|sound|voice|spoken) (?:clip|file|recording|message|version)",
+        # "in an audio clip": the modality is the modifier, so the match ends before the noun
+        r"(?:as|be|in|into) (?:an? )?(?:audio|sound|voice)(?= (?:clip|file|recording|message|version))",
     ]),
     # a new look or style for a picture ("make it black and white", "turn the photo into a sketch")
     ("family:look", 0.9, [

@@ -96,7 +96,7 @@ PHRASES: dict[str, list[tuple[list[str], list[str]]]] = {
                               "check if {} means the same as the other one", "measure the semantic similarity of {}",
                               "score how closely {} matches the reference"], TXT + ["the two sentences", "both texts"])],
     "conversational": [(["chat with me about {}", "reply to {} as an assistant", "respond to {} in a friendly way",
-                         "have a conversation about {}", "give a natural reply to {}", "continue the dialogue about {}"],
+                         "give a natural reply to {}", "continue the dialogue about {}"],
                         ["@Q0", "my message", "the result", "it"])],
     "text-generation": [(["write a story about {}", "continue {}", "generate text based on {}",
                           "compose a poem about {}", "expand {} into a paragraph", "complete {}",

@@ -136,7 +136,8 @@ class RetrievalPlanner:
                 continue
             if any(produces_text(p.task) for p in ordered[:i] + added):
                 continue
-            hi = ordered[i + 1].start if i + 1 < len(ordered) else parsed.clauses[parsed.clause_at(m.start)].end
+            hi = parsed.clauses[parsed.clause_at(m.start)].end  # its own clause, up to the next task
+            hi = min(hi, ordered[i + 1].start) if i + 1 < len(ordered) else hi
             own = [f for f in parsed.in_span(parsed.files, m.start, hi) if f.kind in _TO_TEXT]
             if own and not parsed.in_span(parsed.quotes, m.start, hi):
                 converter = self._allowed(_TO_TEXT[own[0].kind])

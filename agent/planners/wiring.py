@@ -51,6 +51,10 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
     "question-answering": (r"answer",),
     "conversational": (r"repl(?:y|ies)", r"response"),
 }.items()}
+# "Edit the photo based on the summary": the edit's instruction is an earlier step's text.
+_FROM_TEXT = re.compile(r"\b(?:based on|using|according to|following|in line with|guided by) (?:the|this|that|these|"
+                        r"those|its) (?:\w+ )?(?:response|reply|description|caption|summary|translation|answer|"
+                        r"transcript\w*|text|story|commands?|instructions?|suggestions?)\b", re.I)
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
 
@@ -165,7 +169,10 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         if len(texts) >= 2:
             step.args["text"], step.args["text2"] = texts[0], texts[1]
     elif name == "image-editing" or name.endswith("-text-to-image"):
-        step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
+        if prev is not None and not own_quotes and _FROM_TEXT.search(scope):
+            step.args["text"] = link(prev)
+        else:
+            step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
     elif "text" in spec.required and "text" not in step.args:
         # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
         content = _content(original) if name in _GENERATIVE else None
