@@ -29,7 +29,7 @@ FAMILIES = {
                  "text": "text-classification", "video": "video-classification", "doc": "image-classification"},
     "question": {"image": "visual-question-answering", "doc": "document-question-answering",
                  "text": "question-answering", "table": "document-question-answering"},
-    "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text",
+    "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text", "audio": "audio-classification",
                  "video": "video-classification"},
     "generate": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
@@ -327,6 +327,10 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ("family:classify", 0.8, [
         r"(?:happy|sad|angry|upset|excited|calm|neutral|fearful|surprised|cheerful)(?:,| or) ",
         r"(?:sounds?|looks?|seems?) (?:more )?like (?:\w+ ){0,3}?or\b",
+    ]),
+    # the emotion a text or a recording conveys (text or audio classification, by what it is in)
+    ("family:classify", 0.8, [
+        r"emotions?\b", r"emotional (?:tone|state|content|cues?)",
     ]),
     ("family:detect", 0.6, [
         r"(?:find|locate|spot|count)\w* (?:all |every |each |the |any )+\w+",

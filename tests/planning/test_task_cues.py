@@ -1,0 +1,35 @@
+"""Cues for the tasks that work on pictures, recordings and tables, written from the task
+definitions (what people ask of each task), with requests written for these tests."""
+
+import pytest
+
+
+def tasks_of(planner, request):
+    return [t.task for t in planner.plan(request).plan.tasks]
+
+
+@pytest.mark.parametrize("request_", [
+    # audio classification: what a recording is, the emotion it conveys
+    "Here is birdsong.wav. What is in this recording?",
+    "Please describe the sound in doorbell.wav for me.",
+    "Which emotions does the caller express in call.wav?",
+    "I recorded standup.wav at the meeting. Can you tell whether any emotions come through in it?",
+])
+def test_what_a_recording_is_is_audio_classification(planner, request_):
+    assert tasks_of(planner, request_) == ["audio-classification"]
+
+
+def test_the_emotion_of_a_text_is_text_classification(planner):
+    assert tasks_of(planner, "Find the emotion behind this review: 'I waited two hours and nobody came.'") == [
+        "text-classification"]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'hard to interpret' says what the input is like; only the request after it asks for something
+    ("The voicemail.wav is hard to interpret because of the wind. Please remove the background noise.",
+     ["audio-to-audio"]),
+    ("The chart in sales.png is hard to interpret at this size. Please upscale it.", ["image-to-image"]),
+    ("The interview.wav is too noisy to interpret. Please clean it up.", ["audio-to-audio"]),
+])
+def test_a_verb_after_hard_to_asks_for_nothing(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
