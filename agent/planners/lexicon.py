@@ -35,6 +35,8 @@ FAMILIES = {
     "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
     "edit": {"image": "image-editing", "audio": "audio-to-audio", "doc": "image-editing"},
     "detect": {"image": "object-detection"},
+    # "the different parts of the photo", "break the picture down into regions"
+    "segment": {"image": "image-segmentation"},
     "make": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
                 "video": "video-classification"},
@@ -224,6 +226,11 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:its|their) own (?:region|area|segment)s?", r"isolat\w* (?:\w+ ){0,3}?from (?:the )?(?:rest|background|surroundings)",
         r"outlin\w* (?:each|every|the|all|of)", r"boundar(?:y|ies) (?:of|between)",
         r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)",
+    ]),
+    ("family:segment", 0.8, [
+        r"break\w* (?:[\w@]+ +){0,4}?(?:up|down|apart) into", r"break\w* (?:up|down|apart) (?:[\w@]+ +){0,5}?into",
+        r"(?:different|distinct|individual|separate|various) (?:parts|regions|areas|segments|sections|zones)",
+        r"(?:each|every|all) (?:\w+ ){0,3}?(?:separately|individually|one by one)",
     ]),
     ("depth-estimation", 1.0, [
         r"depth", r"how far", r"(?:nearer|closer) to (?:the )?(?:camera|viewer|lens)",

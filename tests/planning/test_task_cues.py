@@ -33,3 +33,24 @@ def test_the_emotion_of_a_text_is_text_classification(planner):
 ])
 def test_a_verb_after_hard_to_asks_for_nothing(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_", [
+    # image segmentation: a picture divided into its parts or regions
+    "Break street.jpg up into pieces.",
+    "Break street.jpg down into its separate regions.",
+    "Could you show me the different parts of the picture in garden.png?",
+    "In zoo.jpg, please pick out every animal separately.",
+])
+def test_dividing_a_picture_is_segmentation(planner, request_):
+    assert tasks_of(planner, request_) == ["image-segmentation"]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # the same words about a text: no segmentation
+    ("Break this article down into its key points: 'Prices rose again in May as energy costs climbed.'",
+     ["summarization"]),
+    ("Please translate each sentence separately into French: 'Good morning.' 'See you tomorrow.'", ["translation"]),
+])
+def test_dividing_a_text_is_no_segmentation(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
