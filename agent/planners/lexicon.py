@@ -140,10 +140,12 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:each|every) (?:person|place|date|name|word|organi[sz]ation)\b", r"parts?[- ]of[- ]speech",
         r"(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?",
         r"\bpos[- ]tag\w*", r"\bner\b", r"token classification",
-        r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|"
-        r"mark)\w* (?:\w+ ){0,3}?(?:names|people|persons|person names|individuals|places|locations|cities|"
-        r"countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|nouns?|verbs?|"
-        r"adjectives?|adverbs?|grammatical)",
+        r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|isolate|single out|"
+        r"pull out|underline|mark)\w* (?:\w+ ){0,3}?(?:names|people|persons|person names|individuals|places|"
+        r"locations|cities|countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|"
+        r"nouns?|verbs?|adjectives?|adverbs?|grammatical|key ?words|key terms)",
+        r"(?:names|people|persons|individuals|places|locations|cities|countries|organi[sz]ations|dates|"
+        r"companies) (?:that )?(?:are |were )?(?:mentioned|named|referred to)",
     ]),
     ("text-classification", 0.8, [
         r"sentiment", r"(?:positive|negative)(?: or| vs\.?)",

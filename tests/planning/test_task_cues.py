@@ -54,3 +54,13 @@ def test_dividing_a_picture_is_segmentation(planner, request_):
 ])
 def test_dividing_a_text_is_no_segmentation(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_", [
+    # token classification: the entities or key terms of a text
+    "Which cities are mentioned in this paragraph: 'We flew from Oslo to Rome and then took a train to Naples.'",
+    "Please isolate the key terms in this abstract: 'Graphene conducts heat better than copper.'",
+    "Single out the dates in this note: 'The contract starts on 3 May and ends on 1 June.'",
+])
+def test_entities_and_key_terms_are_token_classification(planner, request_):
+    assert tasks_of(planner, request_) == ["token-classification"]
