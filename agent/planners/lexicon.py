@@ -267,7 +267,8 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"class|type|kind|species|breed)s?\b",
         r"identify (?:the )?(?:kind|type|category|class|genre|species|breed)",
         r"determine (?:the )?(?:category|class|type|kind|genre)",
-        r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))", r"\blabel\w*",
+        r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))",
+        r"\blabel(?:l?ed|l?ing|s)?\b(?! +@)",  # "an image labelled a.jpg" only names the file
         r"\btag(?:s|ging)? (?:the|this|it)", r"identify\w* (?:what|which)",
     ]),
     ("family:generate", 0.8, [

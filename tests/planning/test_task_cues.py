@@ -64,3 +64,13 @@ def test_dividing_a_text_is_no_segmentation(planner, request_, expected):
 ])
 def test_entities_and_key_terms_are_token_classification(planner, request_):
     assert tasks_of(planner, request_) == ["token-classification"]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'labelled a.jpg' names the file; 'label this photo' asks for a class
+    ("There's a photo labeled sunset.jpg on my desktop. Please describe it.", ["image-to-text"]),
+    ("I keep a recording labelled memo.wav. Please transcribe it.", ["automatic-speech-recognition"]),
+    ("Please label this photo for me: dog.jpg", ["image-classification"]),
+])
+def test_labelled_before_a_file_names_it(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
