@@ -214,8 +214,9 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:draw|put|place|add)\w* (?:\w+ ){0,2}?boxes", r"boxes (?:around|over|on)",
         r"(?:locate|spot|count|mark|point out)\w* (?:\w+ ){0,2}?(?:objects|items|things|people|persons|cars|"
         r"vehicles|animals|faces|elements)",
+        # ("spot which object is nearest" asks a question about the picture)
         r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|"
-        r"highlight)\w* (?:\w+ ){0,4}?(?:objects?|items?)\b",
+        r"highlight)\w* (?!(?:out )?(?:which|what|whether|if)\b)(?:\w+ ){0,4}?(?:objects?|items?)\b",
         r"point(?:ing)? out (?:where|each|every|all)", r"where (?:each|every|all the|the various) \w+ (?:is|are)\b",
         r"(?:what|which) (?:objects|items|things)", r"how many \w+ (?:\w+ )?(?:are|appear|can|is)",
     ]),
@@ -260,7 +261,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ("family:classify", 0.8, [
         r"classif\w*", r"categori[sz]\w*",
         r"(?:what|which) (?:kind|type|sort|category|class|genre|species|breed|emotion|mood|feeling|language|"
-        r"accent|instrument|animal|object)s?\b",
+        r"accent|instrument|animal)s?\b",
         r"predict\w*", r"sort\w* (?:\w+ ){0,3}?into",
         r"(?:determin|identif|detect|recogni[sz]|analy[sz]|assess|evaluat|figur)\w* (?:out )?(?:the |its |"
         r"their )?(?:\w+ )?(?:emotion|mood|feeling|language|accent|genre|speaker|sentiment|tone|category|"

@@ -74,3 +74,17 @@ def test_entities_and_key_terms_are_token_classification(planner, request_):
 ])
 def test_labelled_before_a_file_names_it(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_", [
+    # 'spot which object ...': a question about the picture, not a list of its objects
+    "In kitchen.jpg, can you spot which object is closest to the window?",
+    "Looking at desk.jpg, could you find which object is the oldest?",
+    "Can you spot whether any object in hall.jpg blocks the door?",
+])
+def test_which_object_is_a_question(planner, request_):
+    assert tasks_of(planner, request_) == ["visual-question-answering"]
+
+
+def test_the_objects_of_a_picture_are_detected(planner):
+    assert tasks_of(planner, "Identify the objects in street.jpg for me.") == ["object-detection"]
