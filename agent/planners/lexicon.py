@@ -169,7 +169,11 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ]),
     ("family:question", 0.5, [
         r"\banswers?\b(?! (?:them|him|her|back|me)\b)", r"\bquestions?\b", r"\bask(?:ing)?\b", r"\bquery\b",
-        r"find out", r"\bwondering\b", r"want to know", r"like to know", r"need to know",
+        r"find out",
+        # "I was wondering if you could draw ...": a polite request, not a question
+        r"\bwondering\b(?! (?:if|whether) (?:it (?:would|will|might|is|'s) (?:be )?possible|"
+        r"you (?:could|can|would|might)))",
+        r"want to know", r"like to know", r"need to know",
     ]),
     ("conversational", 0.8, [
         r"\bchat\w*", r"conversational", r"convers(?:e|ing)",

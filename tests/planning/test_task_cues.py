@@ -88,3 +88,14 @@ def test_which_object_is_a_question(planner, request_):
 
 def test_the_objects_of_a_picture_are_detected(planner):
     assert tasks_of(planner, "Identify the objects in street.jpg for me.") == ["object-detection"]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'I was wondering if you could ...' asks for the task it names
+    ("I was wondering if you could draw a fox in the snow.", ["text-to-image"]),
+    ("I was wondering if it would be possible to make a short video of waves at dusk.", ["text-to-video"]),
+    # ... while 'wondering whether' a fact holds is a question
+    ("I'm wondering whether the dog in park.jpg is a puppy.", ["visual-question-answering"]),
+])
+def test_wondering_if_you_could_is_a_request(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
