@@ -10,7 +10,7 @@ from __future__ import annotations
 
 NOUNS = {
     "image": r"@img|images?|pictures?|photo(?:graph)?s?|pics?|snapshots?|screenshots?|illustrations?|drawings?|"
-             r"paintings?|artworks?|graphics?|selfies?|portraits?|visuals?|posters?|logos?|sketch(?:es)?|"
+             r"paintings?|artworks?|(?:digital|clip|pixel|fan|concept) ?art|graphics?|selfies?|portraits?|visuals?|posters?|logos?|sketch(?:es)?|"
              r"scenes?|frames?",
     "audio": r"@aud|audio|recordings?|sounds?|voices?|speech|podcasts?|songs?|music|tracks?|voicemails?|"
              r"voice (?:memo|note|message)s?|noises?|interview|lecture|speaker|narration",
@@ -277,11 +277,14 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"\btag(?:s|ging)? (?:the|this|it)", r"identify\w* (?:what|which)",
     ]),
     ("family:generate", 0.8, [
-        r"(?:generat|creat|mak|produc|render|design|synthesi[sz]|compos|build|craft|dream\w* up|imagin|"
+        r"(?:generat|creat|mak|made|produc|render|design|synthesi[sz]|compos|build|craft|dream\w* up|imagin|"
         r"come up with)\w* (?:me |us )?(?:(?:a|an|the|some|one|two|three|several|few|new|short|brief|quick|"
         r"simple|fresh)\b ?)*(?:[\w-]+ ){0,3}?(?:images?|pictures?|photos?|illustrations?|drawings?|"
-        r"paintings?|artworks?|visuals?|posters?|logos?|sketch(?:es)?|videos?|clips?|animations?|movies?|"
+        r"paintings?|(?:digital|clip|pixel|fan|concept) ?art|artworks?|visuals?|posters?|logos?|sketch(?:es)?|videos?|clips?|animations?|movies?|"
         r"films?|footage|speech|audio|voice|sound|narration|recordings?)\b",
+        # "depict the scene in a short video"
+        r"(?:depict|portray|illustrat)\w* (?:[\w-]+ ){0,6}?(?:through|in|as|with|via) an? "
+        r"(?:[\w-]+ ){0,2}?(?:images?|pictures?|illustrations?|videos?|clips?|animations?)\b",
         r"(?:turn|convert|transform|change)\w* (?:[\w@]+ ){0,6}?in ?to (?:an? )?(?:[\w-]+ )?(?:images?|"
         r"pictures?|illustrations?|visuals?|videos?|clips?|animations?|speech|audio|voice|sound)\b",
     ]),

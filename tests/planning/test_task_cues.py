@@ -99,3 +99,16 @@ def test_the_objects_of_a_picture_are_detected(planner):
 ])
 def test_wondering_if_you_could_is_a_request(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # something new to see: 'made into an artwork', 'digital art', 'depict ... in a short video'
+    ("I'd like my haiku 'Frost on the window, the kettle sings' made into an artwork.", ["text-to-image"]),
+    ("Let's create some digital art of a lighthouse in a storm.", ["text-to-image"]),
+    ("I want to depict a busy harbour at sunrise in a short video.", ["text-to-video"]),
+    ("Please illustrate the idea of teamwork with a picture.", ["text-to-image"]),
+    # 'present in the image' makes nothing
+    ("How many birds are present in the image flock.jpg?", ["object-detection"]),
+])
+def test_ways_to_ask_for_a_new_picture_or_video(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
