@@ -355,7 +355,7 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ]),
     ("family:make", 0.7, [
         r"(?:artwork|image|picture|illustration|drawing|painting|poster|visual)s? (?:of|showing|depicting|"
-        r"where|that shows)",
+        r"where|that shows|inspired by|based on|representing|illustrating|that (?:represents|illustrates|captures))",
         r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)",
         r"(?:as|be|into) (?:an? )?(?:audio|sound|voice|spoken) (?:clip|file|recording|message|version)",
     ]),

@@ -112,3 +112,14 @@ def test_wondering_if_you_could_is_a_request(planner, request_, expected):
 ])
 def test_ways_to_ask_for_a_new_picture_or_video(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'a picture inspired by / representing ...' is one to make, unless the request brings it
+    ("Translate 'Good night' into Italian, then I'd like a picture inspired by the translation.",
+     ["translation", "text-to-image"]),
+    ("I need an illustration representing the water cycle.", ["text-to-image"]),
+    ("This image based on our floor plan is plan.jpg; please describe it.", ["image-to-text"]),
+])
+def test_a_picture_inspired_by_something(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
