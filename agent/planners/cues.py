@@ -57,6 +57,9 @@ _DESCRIBED = re.compile(r"(?:\b(?:i|we|you|they|he|she|someone|somebody)(?:'ve|'
 # ... unless a modal makes it a request: "could you sharpen", "can we brighten".
 _MODAL_SUBJECT = re.compile(r"\b(?:can|could|would|will|may|might|shall|should|must|do|did|please|to) "
                             r"(?:i|we|you)(?: please)? $", re.I)
+# "the recording is hard to interpret", "too noisy to make out": a verb after an adjective of
+# difficulty says what the input is like, it asks for nothing.
+_HARD_TO = re.compile(r"\b(?:hard|difficult|tough|tricky|impossible|easy|easier|harder|too \w+) to $", re.I)
 _PARTICIPLE = re.compile(r"\w+(?:ed|en|wn|de)\b", re.I)
 _QUESTION_TEXT = re.compile(r"\b(?:text|passage|paragraph|article|context|transcript\w*|caption|summary|story|translation|"
                             r"@q\d+|content|information|report|essay|description)\b", re.I)
@@ -118,6 +121,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
             implied = match.group(0).lower().endswith("ed") and bool(_REFERENCE.search(before))
             lead = text[max(0, match.start() - 30):match.start()]
             if _PARTICIPLE.match(match.group(0)) and _DESCRIBED.search(lead) and not _MODAL_SUBJECT.search(lead):
+                continue
+            if _HARD_TO.search(lead):
                 continue
             task = target
             if target.startswith("family:"):

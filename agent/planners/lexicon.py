@@ -10,7 +10,7 @@ from __future__ import annotations
 
 NOUNS = {
     "image": r"@img|images?|pictures?|photo(?:graph)?s?|pics?|snapshots?|screenshots?|illustrations?|drawings?|"
-             r"paintings?|artworks?|graphics?|selfies?|portraits?|visuals?|posters?|logos?|sketch(?:es)?|"
+             r"paintings?|artworks?|(?:digital|clip|pixel|fan|concept) ?art|graphics?|selfies?|portraits?|visuals?|posters?|logos?|sketch(?:es)?|"
              r"scenes?|frames?",
     "audio": r"@aud|audio|recordings?|sounds?|voices?|speech|podcasts?|songs?|music|tracks?|voicemails?|"
              r"voice (?:memo|note|message)s?|noises?|interview|lecture|speaker|narration",
@@ -29,12 +29,14 @@ FAMILIES = {
                  "text": "text-classification", "video": "video-classification", "doc": "image-classification"},
     "question": {"image": "visual-question-answering", "doc": "document-question-answering",
                  "text": "question-answering", "table": "document-question-answering"},
-    "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text",
+    "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text", "audio": "audio-classification",
                  "video": "video-classification"},
     "generate": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
     "edit": {"image": "image-editing", "audio": "audio-to-audio", "doc": "image-editing"},
     "detect": {"image": "object-detection"},
+    # "the different parts of the photo", "break the picture down into regions"
+    "segment": {"image": "image-segmentation"},
     "make": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
     "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
                 "video": "video-classification"},
@@ -145,10 +147,12 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:each|every) (?:person|place|date|name|word|organi[sz]ation)\b", r"parts?[- ]of[- ]speech",
         r"(?:label|tag|classify)\w* (?:each|every|all|the individual|individual) (?:word|token)s?",
         r"\bpos[- ]tag\w*", r"\bner\b", r"token classification",
-        r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|"
-        r"mark)\w* (?:\w+ ){0,3}?(?:names|people|persons|person names|individuals|places|locations|cities|"
-        r"countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|nouns?|verbs?|"
-        r"adjectives?|adverbs?|grammatical)",
+        r"(?:extract|identify|find|tag|label|list|pick out|highlight|detect|recogni[sz]e|spot|isolate|single out|"
+        r"pull out|underline|mark)\w* (?:\w+ ){0,3}?(?:names|people|persons|person names|individuals|places|"
+        r"locations|cities|countries|organi[sz]ations|dates|companies|brands|proper nouns|punctuation|tokens|"
+        r"nouns?|verbs?|adjectives?|adverbs?|grammatical|key ?words|key terms)",
+        r"(?:names|people|persons|individuals|places|locations|cities|countries|organi[sz]ations|dates|"
+        r"companies) (?:that )?(?:are |were )?(?:mentioned|named|referred to)",
     ]),
     ("text-classification", 0.8, [
         r"sentiment", r"(?:positive|negative)(?: or| vs\.?)",
@@ -172,7 +176,11 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ]),
     ("family:question", 0.5, [
         r"\banswers?\b(?! (?:them|him|her|back|me)\b)", r"\bquestions?\b", r"\bask(?:ing)?\b", r"\bquery\b",
-        r"find out", r"\bwondering\b", r"want to know", r"like to know", r"need to know",
+        r"find out",
+        # "I was wondering if you could draw ...": a polite request, not a question
+        r"\bwondering\b(?! (?:if|whether) (?:it (?:would|will|might|is|'s) (?:be )?possible|"
+        r"you (?:could|can|would|might)))",
+        r"want to know", r"like to know", r"need to know",
     ]),
     ("conversational", 0.8, [
         r"\bchat\w*", r"conversational", r"convers(?:e|ing)",
@@ -222,8 +230,9 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:draw|put|place|add)\w* (?:\w+ ){0,2}?boxes", r"boxes (?:around|over|on)",
         r"(?:locate|spot|count|mark|point out)\w* (?:\w+ ){0,2}?(?:objects|items|things|people|persons|cars|"
         r"vehicles|animals|faces|elements)",
+        # ("spot which object is nearest" asks a question about the picture)
         r"(?:find|identify|list|detect|locate|recogni[sz]e|spot|count|mark|"
-        r"highlight)\w* (?:\w+ ){0,4}?(?:objects?|items?)\b",
+        r"highlight)\w* (?!(?:out )?(?:which|what|whether|if)\b)(?:\w+ ){0,4}?(?:objects?|items?)\b",
         r"point(?:ing)? out (?:where|each|every|all)", r"where (?:each|every|all the|the various) \w+ (?:is|are)\b",
         r"(?:what|which) (?:objects|items|things)", r"how many \w+ (?:\w+ )?(?:are|appear|can|is)",
     ]),
@@ -236,6 +245,11 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:its|their) own (?:region|area|segment)s?", r"isolat\w* (?:\w+ ){0,3}?from (?:the )?(?:rest|background|surroundings)",
         r"outlin\w* (?:each|every|the|all|of)", r"boundar(?:y|ies) (?:of|between)",
         r"distinguish\w* (?:\w+ ){0,3}?(?:objects|regions|areas|elements|parts|segments)",
+    ]),
+    ("family:segment", 0.8, [
+        r"break\w* (?:[\w@]+ +){0,4}?(?:up|down|apart) into", r"break\w* (?:up|down|apart) (?:[\w@]+ +){0,5}?into",
+        r"(?:different|distinct|individual|separate|various) (?:parts|regions|areas|segments|sections|zones)",
+        r"(?:each|every|all) (?:\w+ ){0,3}?(?:separately|individually|one by one)",
     ]),
     ("depth-estimation", 1.0, [
         r"depth", r"how far", r"(?:nearer|closer) to (?:the )?(?:camera|viewer|lens)",
@@ -268,22 +282,26 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
     ("family:classify", 0.8, [
         r"classif\w*", r"categori[sz]\w*",
         r"(?:what|which) (?:kind|type|sort|category|class|genre|species|breed|emotion|mood|feeling|language|"
-        r"accent|instrument|animal|object)s?\b",
+        r"accent|instrument|animal)s?\b",
         r"predict\w*", r"sort\w* (?:\w+ ){0,3}?into",
         r"(?:determin|identif|detect|recogni[sz]|analy[sz]|assess|evaluat|figur)\w* (?:out )?(?:the |its |"
         r"their )?(?:\w+ )?(?:emotion|mood|feeling|language|accent|genre|speaker|sentiment|tone|category|"
         r"class|type|kind|species|breed)s?\b",
         r"identify (?:the )?(?:kind|type|category|class|genre|species|breed)",
         r"determine (?:the )?(?:category|class|type|kind|genre)",
-        r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))", r"\blabel\w*",
+        r"recogni[sz]\w* (?:what|which|the (?:type|kind|object|scene|animal))",
+        r"\blabel(?:l?ed|l?ing|s)?\b(?! +@)",  # "an image labelled a.jpg" only names the file
         r"\btag(?:s|ging)? (?:the|this|it)", r"identify\w* (?:what|which)",
     ]),
     ("family:generate", 0.8, [
-        r"(?:generat|creat|mak|produc|render|design|synthesi[sz]|compos|build|craft|dream\w* up|imagin|"
+        r"(?:generat|creat|mak|made|produc|render|design|synthesi[sz]|compos|build|craft|dream\w* up|imagin|"
         r"come up with)\w* (?:me |us )?(?:(?:a|an|the|some|one|two|three|several|few|new|short|brief|quick|"
         r"simple|fresh)\b ?)*(?:[\w-]+ ){0,3}?(?:images?|pictures?|photos?|illustrations?|drawings?|"
-        r"paintings?|artworks?|visuals?|posters?|logos?|sketch(?:es)?|videos?|clips?|animations?|movies?|"
+        r"paintings?|(?:digital|clip|pixel|fan|concept) ?art|artworks?|visuals?|posters?|logos?|sketch(?:es)?|videos?|clips?|animations?|movies?|"
         r"films?|footage|speech|audio|voice|sound|narration|recordings?)\b",
+        # "depict the scene in a short video"
+        r"(?:depict|portray|illustrat)\w* (?:[\w-]+ ){0,6}?(?:through|in|as|with|via) an? "
+        r"(?:[\w-]+ ){0,2}?(?:images?|pictures?|illustrations?|videos?|clips?|animations?)\b",
         r"(?:turn|convert|transform|change)\w* (?:[\w@]+ ){0,6}?in ?to (?:an? )?(?:[\w-]+ )?(?:images?|"
         r"pictures?|illustrations?|visuals?|videos?|clips?|animations?|speech|audio|voice|sound)\b",
     ]),
@@ -345,12 +363,16 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"(?:happy|sad|angry|upset|excited|calm|neutral|fearful|surprised|cheerful)(?:,| or) ",
         r"(?:sounds?|looks?|seems?) (?:more )?like (?:\w+ ){0,3}?or\b",
     ]),
+    # the emotion a text or a recording conveys (text or audio classification, by what it is in)
+    ("family:classify", 0.8, [
+        r"emotions?\b", r"emotional (?:tone|state|content|cues?)",
+    ]),
     ("family:detect", 0.6, [
         r"(?:find|locate|spot|count)\w* (?:all |every |each |the |any )+\w+",
     ]),
     ("family:make", 0.7, [
         r"(?:artwork|image|picture|illustration|drawing|painting|poster|visual)s? (?:of|showing|depicting|"
-        r"where|that shows)",
+        r"where|that shows|inspired by|based on|representing|illustrating|that (?:represents|illustrates|captures))",
         r"(?:clip|video|animation|footage|movie)s? (?:of|showing|depicting|where|in which|that shows)",
         # "in an audio clip": the modality is the modifier, so the match ends before the noun
         r"(?:as|be|in|into) (?:an? )?(?:audio|sound|voice)(?= (?:clip|file|recording|message|version))",

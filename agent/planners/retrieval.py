@@ -18,7 +18,7 @@ from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
 from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, ordered_plan
 from langchain_hugginggpt.agent.planners.text import ParsedRequest, history_files, parse
-from langchain_hugginggpt.agent.planners.wiring import fill_from_later, fill_step, produces_text
+from langchain_hugginggpt.agent.planners.wiring import complete_comparisons, fill_from_later, fill_step, produces_text
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
@@ -67,6 +67,7 @@ class RetrievalPlanner:
         for i, step in enumerate(steps):
             fill_step(i, steps, parsed, self.chain_by_default)
         fill_from_later(steps)
+        complete_comparisons(steps, parsed)
         for step in steps:  # last resort for text: the request itself
             if "text" in TASKS[step.task].required and not step.args.get("text"):
                 step.args["text"] = request

@@ -168,6 +168,8 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         texts += [q for q in spare_quotes if q not in texts]
         if len(texts) >= 2:
             step.args["text"], step.args["text2"] = texts[0], texts[1]
+        elif texts:  # the other side may come from a later step, else complete_comparisons
+            step.args["text"] = texts[0]
     elif name == "image-editing" or name.endswith("-text-to-image"):
         if prev is not None and not own_quotes and _FROM_TEXT.search(scope):
             step.args["text"] = link(prev)
@@ -201,6 +203,23 @@ def fill_from_later(steps: list[Step]) -> None:
                     step.args[slot] = f"<resource>-{j}"
                     step.deps.add(j)
                     break
+
+
+def complete_comparisons(steps: list[Step], parsed: ParsedRequest) -> None:
+    """'Summarize 'X' and check how close the summary is to the original': a comparison with one
+    side still open compares with a quote another step already uses, else an earlier output."""
+    for i, step in enumerate(steps):
+        if step.task != "sentence-similarity" or not step.args.get("text") or step.args.get("text2"):
+            continue
+        refs = {f"<resource>-{j}" for j in range(len(steps))}
+        quotes = [q.value for q in parsed.quotes if q.value != step.args["text"]]
+        outputs = [j for j in range(i - 1, -1, -1) if produces_text(steps[j].task)
+                   and f"<resource>-{j}" != step.args["text"]]
+        if quotes and step.args["text"] in refs:
+            step.args["text2"] = quotes[0]
+        elif outputs:
+            step.args["text2"] = f"<resource>-{outputs[0]}"
+            step.deps.add(outputs[0])
 
 
 def _content(text: str) -> str | None:
