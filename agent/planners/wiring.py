@@ -33,7 +33,7 @@ _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|r
 _GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
 _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
-    "automatic-speech-recognition": (r"transcri\w*",),
+    "automatic-speech-recognition": (r"transcri\w*", r"commands?", r"instructions?"),
     "image-to-text": (r"caption\w*", r"description"),
     "translation": (r"translat\w*",),
     "summarization": (r"summar\w*",),
@@ -41,6 +41,7 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
     "image-editing": (r"edited", r"modified"),
     "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
     "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
+    "audio-classification": (r"commands?", r"labels?", r"class(?:es)?", r"categor(?:y|ies)"),
     "image-segmentation": (r"segment\w*", r"masks?"),
     "depth-estimation": (r"depth",),
     "object-detection": (r"detect\w*", r"objects"),
@@ -51,6 +52,9 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
     "question-answering": (r"answer",),
     "conversational": (r"repl(?:y|ies)", r"response"),
 }.items()}
+# Words that take an instruction from somewhere: "modify the image based on the response".
+_SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
+                     r"as (?:described|instructed|specified|stated|suggested) (?:in|by))\s+((?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
 
@@ -165,7 +169,15 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         if len(texts) >= 2:
             step.args["text"], step.args["text2"] = texts[0], texts[1]
     elif name == "image-editing" or name.endswith("-text-to-image"):
-        step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
+        # The source may be named ahead of the task in its clause ("Based on the summary, edit ..."),
+        # also by the very words that named the step before ("the summary").
+        start = max(parsed.clauses[parsed.clause_at(step.mention.start)].start, steps[i - 1].lo if i else 0)
+        after = steps[i - 1].mention.start - start if i else 0
+        source = None if own_quotes else _instruction_source(parsed.masked[start:step.hi], after, producers, steps)
+        if source is not None:
+            step.args["text"] = link(source)
+        else:
+            step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
     elif "text" in spec.required and "text" not in step.args:
         # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
         content = _content(original) if name in _GENERATIVE else None
@@ -194,6 +206,16 @@ def fill_from_later(steps: list[Step]) -> None:
                     step.args[slot] = f"<resource>-{j}"
                     step.deps.add(j)
                     break
+
+
+def _instruction_source(words: str, after: int, producers: list[int], steps: list[Step]) -> int | None:
+    """The earlier step whose text an edit follows: "using these commands", "based on the summary".
+    Only a phrase ending past `after` (where the step before was named) can belong to this step."""
+    for match in _SOURCE.finditer(words):
+        for j in producers if match.end() > after else ():
+            if any(p.search(match.group(1)) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ())):
+                return j
+    return None
 
 
 def _content(text: str) -> str | None:
