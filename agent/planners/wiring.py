@@ -38,7 +38,7 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
     "translation": (r"translat\w*",),
     "summarization": (r"summar\w*",),
     "text-to-image": (r"generated", r"created"),
-    "image-editing": (r"edited", r"modified"),
+    "image-editing": (r"edited", r"modified", r"post-edit\w*"),
     "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
     "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
     "audio-classification": (r"commands?", r"labels?", r"class(?:es)?", r"categor(?:y|ies)"),

@@ -29,3 +29,19 @@ def test_an_edit_with_its_own_words_keeps_them(planner):
     out = planner.plan("Transcribe memo.wav, then edit photo.jpg to make the sky pink.")
     edit = by_task(out)["image-editing"]
     assert "sky pink" in edit.args["text"] and edit.dep == [-1]
+
+
+@pytest.mark.parametrize("request_, first, then", [
+    ("Edit car.jpg to make the car red. Also, classify the picture post-editing.", "image-editing",
+     "image-classification"),
+    ("Clean up the noise in talk.wav, and also transcribe the recording post-processing.", "audio-to-audio",
+     "automatic-speech-recognition"),
+])
+def test_post_step_words_chain_even_after_also(planner, request_, first, then):
+    steps = by_task(planner.plan(request_))
+    assert steps[then].dep == [steps[first].id]
+
+
+def test_also_without_such_words_is_a_sibling(planner):
+    steps = by_task(planner.plan("Edit car.jpg to make the car red. Also, classify the picture."))
+    assert steps["image-classification"].args == {"image": "car.jpg"}
