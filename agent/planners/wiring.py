@@ -68,6 +68,9 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
     scope = parsed.masked[step.lo:step.hi]
     gap = parsed.masked[steps[i - 1].mention.end if i else step.lo:step.mention.start]
     own_files = parsed.in_span(parsed.files, step.lo, step.hi)
+    if i:  # "Lastly, I have a document x.png. Answer ...": a file introduced between two steps is the later one's
+        own_files += [f for f in parsed.in_span(parsed.files, steps[i - 1].hi, step.lo)
+                      if not any(s.lo <= f.start < s.hi for s in steps)]
     own_quotes = parsed.in_span(parsed.quotes, step.lo, step.hi)
     # "After cleaning the audio, transcribe it": the step before was introduced as coming first.
     before_prev = parsed.masked[steps[i - 1].lo:steps[i - 1].mention.start] if i else ""

@@ -45,3 +45,14 @@ def test_post_step_words_chain_even_after_also(planner, request_, first, then):
 def test_also_without_such_words_is_a_sibling(planner):
     steps = by_task(planner.plan("Edit car.jpg to make the car red. Also, classify the picture."))
     assert steps["image-classification"].args == {"image": "car.jpg"}
+
+
+@pytest.mark.parametrize("request_, task, file", [
+    ("Detect the objects in street.jpg. I also have a scanned form, invoice.png. What is the total amount due?",
+     "document-question-answering", "invoice.png"),
+    ("Make the sky in beach.jpg purple. Here is another photo: park.jpg. Classify it.", "image-classification",
+     "park.jpg"),
+])
+def test_a_file_introduced_between_steps_is_the_next_steps_input(planner, request_, task, file):
+    step = by_task(planner.plan(request_))[task]
+    assert step.args["image"] == file and step.dep == [-1]
