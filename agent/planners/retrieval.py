@@ -16,7 +16,7 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
-from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, ordered_plan
+from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, means_first, ordered_plan
 from langchain_hugginggpt.agent.planners.text import ParsedRequest, history_files, parse
 from langchain_hugginggpt.agent.planners.wiring import fill_from_later, fill_step, produces_text
 from langchain_hugginggpt.agent.schema import Plan
@@ -63,7 +63,7 @@ class RetrievalPlanner:
 
     def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
         parsed = parse(request, history_files(chat_history))
-        steps = self._steps(parsed)
+        steps = means_first(self._steps(parsed), parsed)
         for i, step in enumerate(steps):
             fill_step(i, steps, parsed, self.chain_by_default)
         fill_from_later(steps)

@@ -56,3 +56,22 @@ def test_also_without_such_words_is_a_sibling(planner):
 def test_a_file_introduced_between_steps_is_the_next_steps_input(planner, request_, task, file):
     step = by_task(planner.plan(request_))[task]
     assert step.args["image"] == file and step.dep == [-1]
+
+
+@pytest.mark.parametrize("request_, means, goal", [
+    ("Enhance holiday.jpg by estimating its depth, then describe the result.", "depth-estimation", "image-to-image"),
+    ("Make a short video by summarizing 'The city council met on Monday and approved a new park, two bike lanes "
+     "and a later closing time for the public library.'", "summarization", "text-to-video"),
+])
+def test_the_means_after_by_runs_first_and_feeds_the_goal(planner, request_, means, goal):
+    out = planner.plan(request_)
+    validate_plan(out.plan)
+    steps = by_task(out)
+    assert steps[means].dep == [-1] and steps[goal].dep == [steps[means].id]
+    assert f"<resource>-{steps[means].id}" in steps[goal].args.values()
+
+
+def test_by_with_no_task_of_its_own_keeps_the_order(planner):
+    out = planner.plan("Generate an image of a fox, then edit it by changing the sky to pink.")
+    assert [t.task for t in out.plan.tasks] == ["text-to-image", "image-editing"]
+    assert out.plan.tasks[1].dep == [0]
