@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.steps import Step, ancestors, input_of
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, edit_instruction, question_in)
@@ -55,8 +56,39 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
 # Words that take an instruction from somewhere: "modify the image based on the response".
 _SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
                      r"as (?:described|instructed|specified|stated|suggested) (?:in|by))\s+((?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
+_DETERMINER = re.compile(r"\b(?:the|this|that|these|those|its|their|your|my|our)\s+(?:[\w-]+\s+)?$", re.I)
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
+
+
+def restatements(first: dict[str, Mention], mentions: list[Mention], parsed: ParsedRequest) -> dict[str, Mention]:
+    """A task named early ("I want a picture of this phrase") and again as a step that works on
+    another task's output ("translate it, then create an image out of it") runs as that later step."""
+    moved: dict[str, Mention] = {}
+    for m in mentions:
+        early = first[m.task]
+        if m.implied or m.start <= early.end or _names_a_result(m, parsed):
+            continue
+        between = {t for t, f in first.items() if early.start < f.start < m.start and t != m.task}
+        later = [n.end for n in mentions if n.start > m.start and n.task != m.task]  # up to the next task's words
+        clause = parsed.clauses[parsed.clause_at(m.start)]
+        window = parsed.masked[m.start:min([clause.end] + later)]
+        names = any(p.search(window) for t in between for p in _NAMES_OUTPUT_OF.get(t, ()))
+        names |= any(n.task in between and m.start < n.start and n.end <= m.start + len(window) for n in mentions)
+        lead = parsed.masked[clause.start:m.start]
+        points = bool(RESULT_REF.search(window) or OUTPUT_REF.search(window)) and bool(
+            SEQUENTIAL.search(lead) or clause.connective)
+        if between and (names or points):
+            moved[m.task] = m
+    return moved
+
+
+def _names_a_result(m: Mention, parsed: ParsedRequest) -> bool:
+    """'the created image', 'the French translation': words for a task's result, not a request for it."""
+    words = parsed.masked[m.start:m.end]
+    if OUTPUT_REF.match(words):
+        return True
+    return any(p.match(words) for p in _NAMES_OUTPUT_OF.get(m.task, ())) and bool(_DETERMINER.search(parsed.masked[:m.start]))
 
 
 def produces_text(task: str) -> bool:

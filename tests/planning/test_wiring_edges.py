@@ -75,3 +75,25 @@ def test_by_with_no_task_of_its_own_keeps_the_order(planner):
     out = planner.plan("Generate an image of a fox, then edit it by changing the sky to pink.")
     assert [t.task for t in out.plan.tasks] == ["text-to-image", "image-editing"]
     assert out.plan.tasks[1].dep == [0]
+
+
+@pytest.mark.parametrize("request_, first, then", [
+    ("I'd like to create an image for a sentence. The sentence is 'the moon sleeps on the lake'. "
+     "Please translate it into Spanish and then make an image out of it.", "translation", "text-to-image"),
+    ("My goal is a short video about the talk in lecture.wav. Transcribe the lecture, then make a video "
+     "from the transcript.", "automatic-speech-recognition", "text-to-video"),
+    ("I want to hear my notes read aloud. Summarize 'Buy milk, call the plumber about the leaking sink, book the "
+     "dentist for Tuesday and pay the electricity bill before Friday.' and then read the summary aloud.",
+     "summarization", "text-to-speech"),
+])
+def test_a_goal_stated_first_runs_where_it_is_asked_for_again(planner, request_, first, then):
+    out = planner.plan(request_)
+    validate_plan(out.plan)
+    assert [t.task for t in out.plan.tasks] == [first, then]
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"} and out.plan.tasks[1].dep == [0]
+
+
+def test_words_for_a_result_are_no_second_request(planner):
+    out = planner.plan("Translate 'good night' into German. Then create an image from the German translation.")
+    assert [t.task for t in out.plan.tasks] == ["translation", "text-to-image"]
+    assert out.plan.tasks[1].dep == [0]
