@@ -40,7 +40,8 @@ def means_first(steps: list[Step], parsed: ParsedRequest) -> list[Step]:
     while i < len(steps):
         before, step = steps[i - 1], steps[i]
         same_clause = parsed.clause_at(before.mention.start) == parsed.clause_at(step.mention.start)
-        if same_clause and _BY_MEANS.match(parsed.masked[before.mention.end:step.mention.end]):
+        if same_clause and (_BY_MEANS.match(parsed.masked[before.mention.end:step.mention.end])
+                            or _medium_of(before, step, parsed.masked)):
             steps[i - 1], steps[i] = step, before
             # the means' output is what the step works on, even where the request names a file for it
             spec = TASKS[before.task]
@@ -51,6 +52,14 @@ def means_first(steps: list[Step], parsed: ParsedRequest) -> list[Step]:
             i += 1  # the moved step is no candidate for another move
         i += 1
     return steps
+
+
+def _medium_of(before: Step, step: Step, masked: str) -> bool:
+    """'A video summary' names a text (the head noun) and the medium it is given in (the modifier,
+    a task that makes media from text): the text is made first."""
+    maker, head = TASKS[before.task], TASKS[step.task]
+    return (not masked[before.mention.end:step.mention.start].strip() and head.output == "text"
+            and maker.output != "text" and all(kind == "text" for kind in maker.inputs.values()))
 
 
 def ancestors(steps: list[Step], j: int) -> set[int]:

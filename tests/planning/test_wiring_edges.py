@@ -97,3 +97,16 @@ def test_words_for_a_result_are_no_second_request(planner):
     out = planner.plan("Translate 'good night' into German. Then create an image from the German translation.")
     assert [t.task for t in out.plan.tasks] == ["translation", "text-to-image"]
     assert out.plan.tasks[1].dep == [0]
+
+
+_NEWS = "'The city council met on Monday and approved a new park, two bike lanes and a later closing time.'"
+
+
+@pytest.mark.parametrize("request_, medium", [
+    (f"Make a short video summary of {_NEWS}", "text-to-video"),
+    (f"Please create an audio summary of {_NEWS}", "text-to-speech"),
+])
+def test_a_medium_summary_summarizes_first(planner, request_, medium):
+    out = planner.plan(request_)
+    assert [t.task for t in out.plan.tasks] == ["summarization", medium]
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"}
