@@ -187,8 +187,17 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         return f"<resource>-{j}"
 
     name = spec.name
+    # The source of an edit or of a question may be named ahead of the task in its clause ("Based on
+    # the summary, edit ..."), also by the very words that named the step before ("the summary").
+    start = max(parsed.clauses[parsed.clause_at(step.mention.start)].start, steps[i - 1].lo if i else 0)
+    after = steps[i - 1].mention.start - start if i else 0
+    own = (step.mention.start - start, step.mention.end - start)
+    source = None if own_quotes else _instruction_source(parsed.masked[start:step.hi], after, own, producers, steps)
     if name in ("visual-question-answering", "document-question-answering"):
-        step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
+        if question is None and source is not None:  # "answer a question using the summary"
+            step.args["text"] = link(source)
+        else:
+            step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
     elif name == "question-answering":
         step.args["text"] = question or parsed.text
         context = [q.value for q in own_quotes if q.value != question] or [q for q in spare_quotes if q != question]
@@ -204,11 +213,6 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         if len(texts) >= 2:
             step.args["text"], step.args["text2"] = texts[0], texts[1]
     elif name == "image-editing" or name.endswith("-text-to-image"):
-        # The source may be named ahead of the task in its clause ("Based on the summary, edit ..."),
-        # also by the very words that named the step before ("the summary").
-        start = max(parsed.clauses[parsed.clause_at(step.mention.start)].start, steps[i - 1].lo if i else 0)
-        after = steps[i - 1].mention.start - start if i else 0
-        source = None if own_quotes else _instruction_source(parsed.masked[start:step.hi], after, producers, steps)
         if source is not None:
             step.args["text"] = link(source)
         else:
@@ -243,13 +247,19 @@ def fill_from_later(steps: list[Step]) -> None:
                     break
 
 
-def _instruction_source(words: str, after: int, producers: list[int], steps: list[Step]) -> int | None:
+def _instruction_source(words: str, after: int, own: tuple[int, int], producers: list[int],
+                        steps: list[Step]) -> int | None:
     """The earlier step whose text an edit follows: "using these commands", "based on the summary".
-    Only a phrase ending past `after` (where the step before was named) can belong to this step."""
+    Only a phrase ending past `after` (where the step before was named) can belong to this step, and
+    the step's own cue names no source ("based on the answer" is no question to answer)."""
     for match in _SOURCE.finditer(words):
-        for j in producers if match.end() > after else ():
-            if any(p.search(match.group(1)) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ())):
-                return j
+        if match.end() <= after:
+            continue
+        for j in producers:
+            for pattern in _NAMES_OUTPUT_OF.get(steps[j].task, ()):
+                found = pattern.search(words, match.start(1), match.end(1))
+                if found and not (found.start() < own[1] and own[0] < found.end()):
+                    return j
     return None
 
 

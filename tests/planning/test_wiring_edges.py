@@ -110,3 +110,21 @@ def test_a_medium_summary_summarizes_first(planner, request_, medium):
     out = planner.plan(request_)
     assert [t.task for t in out.plan.tasks] == ["summarization", medium]
     assert out.plan.tasks[1].args == {"text": "<resource>-0"}
+
+
+@pytest.mark.parametrize("request_, source, asker", [
+    ("Transcribe question.wav, then answer a question about chart.png using the transcript.",
+     "automatic-speech-recognition", "visual-question-answering"),
+    ("Translate 'Quel est le montant total' into English and answer a question on the scanned bill invoice.png "
+     "using the translation.", "translation", "document-question-answering"),
+])
+def test_a_question_taken_from_an_earlier_output(planner, request_, source, asker):
+    steps = by_task(planner.plan(request_))
+    assert steps[asker].args["text"] == f"<resource>-{steps[source].id}"
+    assert "<resource>" not in steps[asker].args["image"]
+
+
+def test_an_asked_question_stays_the_question(planner):
+    steps = by_task(planner.plan("Transcribe memo.wav, then answer a question about street.jpg using the "
+                                 "transcript: what color is the car?"))
+    assert steps["visual-question-answering"].args["text"] == "what color is the car?"
