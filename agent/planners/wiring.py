@@ -55,7 +55,8 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
 }.items()}
 # Words that take an instruction from somewhere: "modify the image based on the response".
 _SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
-                     r"as (?:described|instructed|specified|stated|suggested) (?:in|by))\s+((?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
+                     r"as (?:described|instructed|specified|stated|suggested) (?:in|by))"
+                     r"\s+((?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
 _DETERMINER = re.compile(r"\b(?:the|this|that|these|those|its|their|your|my|our)\s+(?:[\w-]+\s+)?$", re.I)
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
@@ -88,7 +89,8 @@ def _names_a_result(m: Mention, parsed: ParsedRequest) -> bool:
     words = parsed.masked[m.start:m.end]
     if OUTPUT_REF.match(words):
         return True
-    return any(p.match(words) for p in _NAMES_OUTPUT_OF.get(m.task, ())) and bool(_DETERMINER.search(parsed.masked[:m.start]))
+    names = any(p.match(words) for p in _NAMES_OUTPUT_OF.get(m.task, ()))
+    return names and bool(_DETERMINER.search(parsed.masked[:m.start]))
 
 
 def produces_text(task: str) -> bool:
@@ -215,8 +217,10 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
     elif name == "image-editing" or name.endswith("-text-to-image"):
         if source is not None:
             step.args["text"] = link(source)
+        elif own_quotes:
+            step.args["text"] = own_quotes[0].value
         else:
-            step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
+            step.args["text"] = edit_instruction(parsed, step.lo, step.hi) or parsed.text
     elif "text" in spec.required and "text" not in step.args:
         # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
         content = _content(original) if name in _GENERATIVE else None
