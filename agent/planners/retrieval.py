@@ -16,9 +16,10 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
-from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, ordered_plan
+from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, means_first, ordered_plan
 from langchain_hugginggpt.agent.planners.text import ParsedRequest, history_files, parse
-from langchain_hugginggpt.agent.planners.wiring import complete_comparisons, fill_from_later, fill_step, produces_text
+from langchain_hugginggpt.agent.planners.wiring import (
+    complete_comparisons, fill_from_later, fill_step, produces_text, restatements)
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
@@ -63,7 +64,7 @@ class RetrievalPlanner:
 
     def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
         parsed = parse(request, history_files(chat_history))
-        steps = self._steps(parsed)
+        steps = means_first(self._steps(parsed), parsed)
         for i, step in enumerate(steps):
             fill_step(i, steps, parsed, self.chain_by_default)
         fill_from_later(steps)
@@ -175,8 +176,10 @@ class RetrievalPlanner:
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
         extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
-        for m in sorted(found + extra, key=lambda m: (m.start, m.end)):
+        ordered = sorted(found + extra, key=lambda m: (m.start, m.end))
+        for m in ordered:
             first.setdefault(m.task, m)
+        first.update(restatements(first, ordered, parsed))
         for task, m in list(first.items()):
             # An implied task runs just before the step whose words refer to its output.
             clause = parsed.clauses[parsed.clause_at(m.start)]

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from langchain_hugginggpt.agent.planners.cues import Mention
+from langchain_hugginggpt.agent.planners.text import ParsedRequest
 from langchain_hugginggpt.agent.schema import Plan, Task
 from langchain_hugginggpt.tools.tasks import TASKS
 
@@ -25,6 +26,40 @@ class Step:
     hi: int
     args: dict[str, str] = field(default_factory=dict)
     deps: set[int] = field(default_factory=set)  # indices into the step list
+
+
+# "Enhance it by estimating its depth": a task named right after "by" + a gerund is the means, run first.
+_BY_MEANS = re.compile(r"^[^\w.!?;]*(?:[\w'-]+[^\w.!?;]+){0,3}?by\s+(?:first\s+)?\w+ing\b(?:\W+[\w'-]+){0,3}\W*$", re.I)
+
+
+def means_first(steps: list[Step], parsed: ParsedRequest) -> list[Step]:
+    """Put a step named as the means of the step just before it in its clause ("X it by Y-ing")
+    ahead of that step."""
+    steps = list(steps)
+    i = 1
+    while i < len(steps):
+        before, step = steps[i - 1], steps[i]
+        same_clause = parsed.clause_at(before.mention.start) == parsed.clause_at(step.mention.start)
+        if same_clause and (_BY_MEANS.match(parsed.masked[before.mention.end:step.mention.end])
+                            or _medium_of(before, step, parsed.masked)):
+            steps[i - 1], steps[i] = step, before
+            # the means' output is what the step works on, even where the request names a file for it
+            spec = TASKS[before.task]
+            slot = next((s for s in spec.required if spec.inputs[s] == TASKS[step.task].output), None)
+            if slot is not None:
+                before.args[slot] = f"<resource>-{i - 1}"
+                before.deps.add(i - 1)
+            i += 1  # the moved step is no candidate for another move
+        i += 1
+    return steps
+
+
+def _medium_of(before: Step, step: Step, masked: str) -> bool:
+    """'A video summary' names a text (the head noun) and the medium it is given in (the modifier,
+    a task that makes media from text): the text is made first."""
+    maker, head = TASKS[before.task], TASKS[step.task]
+    return (not masked[before.mention.end:step.mention.start].strip() and head.output == "text"
+            and maker.output != "text" and all(kind == "text" for kind in maker.inputs.values()))
 
 
 def ancestors(steps: list[Step], j: int) -> set[int]:

@@ -31,7 +31,7 @@ RESULT_REF = re.compile(
 # Explicit words for an earlier step's output: enough to chain even after an analysis step.
 OUTPUT_REF = re.compile(
     r"\b(?:result(?:s|ing)?|outputs?|outcome|generated|created|produced|edited|modified|transformed|processed|"
-    r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|new (?:image|picture|photo|"
+    r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|post-\w+|new (?:image|picture|photo|"
     r"audio|version)|final)\b", re.I)
 _POLITE = re.compile(r"\b(?:(?:could|can|would|will) you|is it possible|do you|may i|might you|"
                      r"is there (?:a|any) way)\b", re.I)

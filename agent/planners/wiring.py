@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.steps import Step, ancestors, input_of
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, edit_instruction, question_in)
@@ -33,14 +34,15 @@ _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|r
 _GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
 _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
-    "automatic-speech-recognition": (r"transcri\w*",),
+    "automatic-speech-recognition": (r"transcri\w*", r"commands?", r"instructions?"),
     "image-to-text": (r"caption\w*", r"description"),
     "translation": (r"translat\w*",),
     "summarization": (r"summar\w*",),
     "text-to-image": (r"generated", r"created"),
-    "image-editing": (r"edited", r"modified"),
+    "image-editing": (r"edited", r"modified", r"post-edit\w*"),
     "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
     "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
+    "audio-classification": (r"commands?", r"labels?", r"class(?:es)?", r"categor(?:y|ies)"),
     "image-segmentation": (r"segment\w*", r"masks?"),
     "depth-estimation": (r"depth",),
     "object-detection": (r"detect\w*", r"objects"),
@@ -51,12 +53,44 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
     "question-answering": (r"answer",),
     "conversational": (r"repl(?:y|ies)", r"response"),
 }.items()}
-# "Edit the photo based on the summary": the edit's instruction is an earlier step's text.
-_FROM_TEXT = re.compile(r"\b(?:based on|using|according to|following|in line with|guided by) (?:the|this|that|these|"
-                        r"those|its) (?:\w+ )?(?:response|reply|description|caption|summary|translation|answer|"
-                        r"transcript\w*|text|story|commands?|instructions?|suggestions?)\b", re.I)
+# Words that take an instruction from somewhere: "modify the image based on the response".
+_SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
+                     r"as (?:described|instructed|specified|stated|suggested) (?:in|by))"
+                     r"\s+((?:[\w'-]+\s+){0,3}[\w'-]+)", re.I)
+_DETERMINER = re.compile(r"\b(?:the|this|that|these|those|its|their|your|my|our)\s+(?:[\w-]+\s+)?$", re.I)
 _LEAD_REF = re.compile(r"^(?:it|this|that|them|these|those|the (?:result|output|text|caption|description|transcript|"
                        r"summary|translation|answer|story|generated|same|above)|@)", re.I)
+
+
+def restatements(first: dict[str, Mention], mentions: list[Mention], parsed: ParsedRequest) -> dict[str, Mention]:
+    """A task named early ("I want a picture of this phrase") and again as a step that works on
+    another task's output ("translate it, then create an image out of it") runs as that later step."""
+    moved: dict[str, Mention] = {}
+    for m in mentions:
+        early = first[m.task]
+        if m.implied or m.start <= early.end or _names_a_result(m, parsed):
+            continue
+        between = {t for t, f in first.items() if early.start < f.start < m.start and t != m.task}
+        later = [n.end for n in mentions if n.start > m.start and n.task != m.task]  # up to the next task's words
+        clause = parsed.clauses[parsed.clause_at(m.start)]
+        window = parsed.masked[m.start:min([clause.end] + later)]
+        names = any(p.search(window) for t in between for p in _NAMES_OUTPUT_OF.get(t, ()))
+        names |= any(n.task in between and m.start < n.start and n.end <= m.start + len(window) for n in mentions)
+        lead = parsed.masked[clause.start:m.start]
+        points = bool(RESULT_REF.search(window) or OUTPUT_REF.search(window)) and bool(
+            SEQUENTIAL.search(lead) or clause.connective)
+        if between and (names or points):
+            moved[m.task] = m
+    return moved
+
+
+def _names_a_result(m: Mention, parsed: ParsedRequest) -> bool:
+    """'the created image', 'the French translation': words for a task's result, not a request for it."""
+    words = parsed.masked[m.start:m.end]
+    if OUTPUT_REF.match(words):
+        return True
+    names = any(p.match(words) for p in _NAMES_OUTPUT_OF.get(m.task, ()))
+    return names and bool(_DETERMINER.search(parsed.masked[:m.start]))
 
 
 def produces_text(task: str) -> bool:
@@ -68,6 +102,9 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
     scope = parsed.masked[step.lo:step.hi]
     gap = parsed.masked[steps[i - 1].mention.end if i else step.lo:step.mention.start]
     own_files = parsed.in_span(parsed.files, step.lo, step.hi)
+    if i:  # "Lastly, I have a document x.png. Answer ...": a file introduced between two steps is the later one's
+        own_files += [f for f in parsed.in_span(parsed.files, steps[i - 1].hi, step.lo)
+                      if not any(s.lo <= f.start < s.hi for s in steps)]
     own_quotes = parsed.in_span(parsed.quotes, step.lo, step.hi)
     # "After cleaning the audio, transcribe it": the step before was introduced as coming first.
     before_prev = parsed.masked[steps[i - 1].lo:steps[i - 1].mention.start] if i else ""
@@ -152,8 +189,17 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         return f"<resource>-{j}"
 
     name = spec.name
+    # The source of an edit or of a question may be named ahead of the task in its clause ("Based on
+    # the summary, edit ..."), also by the very words that named the step before ("the summary").
+    start = max(parsed.clauses[parsed.clause_at(step.mention.start)].start, steps[i - 1].lo if i else 0)
+    after = steps[i - 1].mention.start - start if i else 0
+    own = (step.mention.start - start, step.mention.end - start)
+    source = None if own_quotes else _instruction_source(parsed.masked[start:step.hi], after, own, producers, steps)
     if name in ("visual-question-answering", "document-question-answering"):
-        step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
+        if question is None and source is not None:  # "answer a question using the summary"
+            step.args["text"] = link(source)
+        else:
+            step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
     elif name == "question-answering":
         step.args["text"] = question or parsed.text
         context = [q.value for q in own_quotes if q.value != question] or [q for q in spare_quotes if q != question]
@@ -171,10 +217,12 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         elif texts:  # the other side may come from a later step, else complete_comparisons
             step.args["text"] = texts[0]
     elif name == "image-editing" or name.endswith("-text-to-image"):
-        if prev is not None and not own_quotes and _FROM_TEXT.search(scope):
-            step.args["text"] = link(prev)
+        if source is not None:
+            step.args["text"] = link(source)
+        elif own_quotes:
+            step.args["text"] = own_quotes[0].value
         else:
-            step.args["text"] = (own_quotes[0].value if own_quotes else edit_instruction(parsed, step.lo, step.hi)) or parsed.text
+            step.args["text"] = edit_instruction(parsed, step.lo, step.hi) or parsed.text
     elif "text" in spec.required and "text" not in step.args:
         # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
         content = _content(original) if name in _GENERATIVE else None
@@ -220,6 +268,22 @@ def complete_comparisons(steps: list[Step], parsed: ParsedRequest) -> None:
         elif outputs:
             step.args["text2"] = f"<resource>-{outputs[0]}"
             step.deps.add(outputs[0])
+
+
+def _instruction_source(words: str, after: int, own: tuple[int, int], producers: list[int],
+                        steps: list[Step]) -> int | None:
+    """The earlier step whose text an edit follows: "using these commands", "based on the summary".
+    Only a phrase ending past `after` (where the step before was named) can belong to this step, and
+    the step's own cue names no source ("based on the answer" is no question to answer)."""
+    for match in _SOURCE.finditer(words):
+        if match.end() <= after:
+            continue
+        for j in producers:
+            for pattern in _NAMES_OUTPUT_OF.get(steps[j].task, ()):
+                found = pattern.search(words, match.start(1), match.end(1))
+                if found and not (found.start() < own[1] and own[0] < found.end()):
+                    return j
+    return None
 
 
 def _content(text: str) -> str | None:

@@ -1,0 +1,130 @@
+"""Wiring steps once the tasks are found: which earlier output each slot takes."""
+
+import pytest
+
+from langchain_hugginggpt.agent.validation import validate_plan
+
+
+def by_task(output) -> dict:
+    return {t.task: t for t in output.plan.tasks}
+
+
+@pytest.mark.parametrize("request_, source", [
+    ("Transcribe memo.wav, then edit photo.jpg using the spoken instructions.", "automatic-speech-recognition"),
+    ("Summarize 'The garden needs a brighter look: paint the fence white and add red tulips along the path.' "
+     "Based on the summary, edit garden.png.", "summarization"),
+    ("Classify the voice command in cmd.wav and apply the command to edit kitchen.jpg", "audio-classification"),
+    ("Have a chat about cozy bedroom ideas, then modify bedroom.jpg following the reply.", "conversational"),
+])
+def test_an_edit_follows_the_earlier_text_it_names(planner, request_, source):
+    out = planner.plan(request_)
+    validate_plan(out.plan)
+    steps = by_task(out)
+    edit, made = steps["image-editing"], steps[source]
+    assert edit.args["text"] == f"<resource>-{made.id}" and made.id in edit.dep
+    assert "<resource>" not in edit.args["image"]
+
+
+def test_an_edit_with_its_own_words_keeps_them(planner):
+    out = planner.plan("Transcribe memo.wav, then edit photo.jpg to make the sky pink.")
+    edit = by_task(out)["image-editing"]
+    assert "sky pink" in edit.args["text"] and edit.dep == [-1]
+
+
+@pytest.mark.parametrize("request_, first, then", [
+    ("Edit car.jpg to make the car red. Also, classify the picture post-editing.", "image-editing",
+     "image-classification"),
+    ("Clean up the noise in talk.wav, and also transcribe the recording post-processing.", "audio-to-audio",
+     "automatic-speech-recognition"),
+])
+def test_post_step_words_chain_even_after_also(planner, request_, first, then):
+    steps = by_task(planner.plan(request_))
+    assert steps[then].dep == [steps[first].id]
+
+
+def test_also_without_such_words_is_a_sibling(planner):
+    steps = by_task(planner.plan("Edit car.jpg to make the car red. Also, classify the picture."))
+    assert steps["image-classification"].args == {"image": "car.jpg"}
+
+
+@pytest.mark.parametrize("request_, task, file", [
+    ("Detect the objects in street.jpg. I also have a scanned form, invoice.png. What is the total amount due?",
+     "document-question-answering", "invoice.png"),
+    ("Make the sky in beach.jpg purple. Here is another photo: park.jpg. Classify it.", "image-classification",
+     "park.jpg"),
+])
+def test_a_file_introduced_between_steps_is_the_next_steps_input(planner, request_, task, file):
+    step = by_task(planner.plan(request_))[task]
+    assert step.args["image"] == file and step.dep == [-1]
+
+
+@pytest.mark.parametrize("request_, means, goal", [
+    ("Enhance holiday.jpg by estimating its depth, then describe the result.", "depth-estimation", "image-to-image"),
+    ("Make a short video by summarizing 'The city council met on Monday and approved a new park, two bike lanes "
+     "and a later closing time for the public library.'", "summarization", "text-to-video"),
+])
+def test_the_means_after_by_runs_first_and_feeds_the_goal(planner, request_, means, goal):
+    out = planner.plan(request_)
+    validate_plan(out.plan)
+    steps = by_task(out)
+    assert steps[means].dep == [-1] and steps[goal].dep == [steps[means].id]
+    assert f"<resource>-{steps[means].id}" in steps[goal].args.values()
+
+
+def test_by_with_no_task_of_its_own_keeps_the_order(planner):
+    out = planner.plan("Generate an image of a fox, then edit it by changing the sky to pink.")
+    assert [t.task for t in out.plan.tasks] == ["text-to-image", "image-editing"]
+    assert out.plan.tasks[1].dep == [0]
+
+
+@pytest.mark.parametrize("request_, first, then", [
+    ("I'd like to create an image for a sentence. The sentence is 'the moon sleeps on the lake'. "
+     "Please translate it into Spanish and then make an image out of it.", "translation", "text-to-image"),
+    ("My goal is a short video about the talk in lecture.wav. Transcribe the lecture, then make a video "
+     "from the transcript.", "automatic-speech-recognition", "text-to-video"),
+    ("I want to hear my notes read aloud. Summarize 'Buy milk, call the plumber about the leaking sink, book the "
+     "dentist for Tuesday and pay the electricity bill before Friday.' and then read the summary aloud.",
+     "summarization", "text-to-speech"),
+])
+def test_a_goal_stated_first_runs_where_it_is_asked_for_again(planner, request_, first, then):
+    out = planner.plan(request_)
+    validate_plan(out.plan)
+    assert [t.task for t in out.plan.tasks] == [first, then]
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"} and out.plan.tasks[1].dep == [0]
+
+
+def test_words_for_a_result_are_no_second_request(planner):
+    out = planner.plan("Translate 'good night' into German. Then create an image from the German translation.")
+    assert [t.task for t in out.plan.tasks] == ["translation", "text-to-image"]
+    assert out.plan.tasks[1].dep == [0]
+
+
+_NEWS = "'The city council met on Monday and approved a new park, two bike lanes and a later closing time.'"
+
+
+@pytest.mark.parametrize("request_, medium", [
+    (f"Make a short video summary of {_NEWS}", "text-to-video"),
+    (f"Please create an audio summary of {_NEWS}", "text-to-speech"),
+])
+def test_a_medium_summary_summarizes_first(planner, request_, medium):
+    out = planner.plan(request_)
+    assert [t.task for t in out.plan.tasks] == ["summarization", medium]
+    assert out.plan.tasks[1].args == {"text": "<resource>-0"}
+
+
+@pytest.mark.parametrize("request_, source, asker", [
+    ("Transcribe question.wav, then answer a question about chart.png using the transcript.",
+     "automatic-speech-recognition", "visual-question-answering"),
+    ("Translate 'Quel est le montant total' into English and answer a question on the scanned bill invoice.png "
+     "using the translation.", "translation", "document-question-answering"),
+])
+def test_a_question_taken_from_an_earlier_output(planner, request_, source, asker):
+    steps = by_task(planner.plan(request_))
+    assert steps[asker].args["text"] == f"<resource>-{steps[source].id}"
+    assert "<resource>" not in steps[asker].args["image"]
+
+
+def test_an_asked_question_stays_the_question(planner):
+    steps = by_task(planner.plan("Transcribe memo.wav, then answer a question about street.jpg using the "
+                                 "transcript: what color is the car?"))
+    assert steps["visual-question-answering"].args["text"] == "what color is the car?"
