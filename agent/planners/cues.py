@@ -62,6 +62,13 @@ _QUESTION_TEXT = re.compile(r"\b(?:text|passage|paragraph|article|context|transc
                             r"@q\d+|content|information|report|essay|description)\b", re.I)
 
 
+# What a polite 'could you help me ...?' asks when it asks a question: to learn or work out something
+# ('help me figure it out'), not to do something ('help me achieve this').
+_LEARN = re.compile(r"\b(?:figur\w* (?:\w+ )?out|work\w* (?:\w+ )?out|find\w*|understand\w*|determin\w*|know|learn\w*|"
+                    r"deduc\w*|tell (?:me|us)|explain\w*|how many|(?:the|its|their) (?:colou?r|number|count|size|shape|name|age|price|"
+                    r"amount|total|value|date|time|location|position) of)\b", re.I)
+
+
 def _last_noun(text: str) -> str | None:
     best = None
     for kind, pattern in NOUN_RE.items():
@@ -151,8 +158,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
             mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0), implied))
     # A question about the input asks for question answering, unless another task's cue is inside it.
     for start, end, weight in question_spans(request):
-        if weight == 0.0:  # a polite request with no wh-word: a question only if it names no task
-            if any(start <= m.start < end for m in mentions):
+        if weight == 0.0:  # a polite request with no wh-word: a question only if it asks to learn something
+            if any(start <= m.start < end for m in mentions) or not _LEARN.search(request.masked, start, end):
                 continue
             weight = 0.5
         if not any(m.weight >= 0.8 and start <= m.start < end and FAMILIES["question"].get("text") != m.task

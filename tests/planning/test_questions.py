@@ -1,0 +1,26 @@
+"""When a request asks a question, and which question task answers it. Requests written for these tests."""
+
+import pytest
+
+
+def tasks_of(planner, request_):
+    return [t.task for t in planner.plan(request_).plan.tasks]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'could you do this?' after the task was named asks for that task, not for an answer
+    ("I want the objects in street.jpg outlined with boxes. Can you do this for me?", ["object-detection"]),
+    ("Write a short poem about autumn leaves. Could you take care of that for me?", ["text-generation"]),
+    ("I need a picture of a lighthouse at dusk. Can you make that happen?", ["text-to-image"]),
+])
+def test_a_polite_request_to_do_something_asks_no_question(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_, task", [
+    # ... but one that asks to work out or learn something is a question
+    ("My receipt is receipt.png. Can you help me work out the total of the bill?", "document-question-answering"),
+    ("Here is street.jpg. Could you help me identify the number of bicycles in it?", "visual-question-answering"),
+])
+def test_a_polite_request_to_learn_something_is_a_question(planner, request_, task):
+    assert tasks_of(planner, request_) == [task]
