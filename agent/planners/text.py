@@ -33,8 +33,10 @@ OUTPUT_REF = re.compile(
     r"\b(?:result(?:s|ing)?|outputs?|outcome|generated|created|produced|edited|modified|transformed|processed|"
     r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|new (?:image|picture|photo|"
     r"audio|version)|final)\b", re.I)
-_POLITE = re.compile(r"\b(?:(?:could|can|would|will) you|is it possible|do you|may i|might you|"
-                     r"is there (?:a|any) way)\b", re.I)
+# A request in a question's clothes: 'could you ...', 'can we ...', 'is it possible to ...', 'could it be done'.
+_POLITE = re.compile(r"\b(?:(?:could|can|would|will|may|might|shall) (?:you|we|i|one)|(?:is|would|could|will) it be possible|"
+                     r"is it possible|do you|is there (?:a|any) way|(?:could|can|would) (?:an? |the )?(?:ai|assistant|model|"
+                     r"tool|system|bot)\b|(?:can|could|would) (?:it|this|that|[\w-]+(?: [\w-]+)?) be (?:done|\w+ed)\b)", re.I)
 _LABEL = {"image": "@IMG", "audio": "@AUD", "video": "@VID", "text": "@TXT"}
 WH = r"(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can|was|were|should)"
 

@@ -24,3 +24,18 @@ def test_a_polite_request_to_do_something_asks_no_question(planner, request_, ex
 ])
 def test_a_polite_request_to_learn_something_is_a_question(planner, request_, task):
     assert tasks_of(planner, request_) == [task]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'can we ...', 'could it be done', 'would it be possible' are requests too
+    ("I have portrait.jpg and want its depth map. Can we manage that?", ["depth-estimation"]),
+    ("Write a poem about the sea. Could it be done quickly?", ["text-generation"]),
+    ("Segment cats.jpg into regions. Would it be possible by tonight?", ["image-segmentation"]),
+])
+def test_a_request_asked_with_we_or_it_is_no_question(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_", ["Is the dog in park.jpg asleep?", "Here is park.jpg. Can the dog in it swim?"])
+def test_a_yes_no_question_about_a_picture_is_still_a_question(planner, request_):
+    assert tasks_of(planner, request_) == ["visual-question-answering"]
