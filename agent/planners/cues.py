@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE, FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
-from langchain_hugginggpt.agent.planners.text import ParsedRequest, question_spans
+from langchain_hugginggpt.agent.planners.text import EMBEDDED_REQUEST, ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
 CUES = [(re.compile(rf"(?<![\w@])(?:{'|'.join(alternatives)})", re.I), target, weight)
@@ -130,6 +130,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
             if target.startswith("family:"):
                 family = target.split(":", 1)[1]
                 if family == "question":
+                    if EMBEDDED_REQUEST.match(text, match.end() + 1):  # 'I wonder if you could ...'
+                        continue
                     kind = _question_kind(request, match.start(), match.end())
                 elif family in OUTPUT_FAMILIES:
                     kind = _last_noun(match.group(0))

@@ -39,3 +39,32 @@ def test_a_request_asked_with_we_or_it_is_no_question(planner, request_, expecte
 @pytest.mark.parametrize("request_", ["Is the dog in park.jpg asleep?", "Here is park.jpg. Can the dog in it swim?"])
 def test_a_yes_no_question_about_a_picture_is_still_a_question(planner, request_):
     assert tasks_of(planner, request_) == ["visual-question-answering"]
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'I wonder if you could ...', 'I'd like to know whether an AI could ...': a request
+    ("I was wondering if you could make a picture of a red barn at sunset.", ["text-to-image"]),
+    ("I'd like to know whether an AI could draw a castle on a hill.", ["text-to-image"]),
+    # 'how about we ...', 'what about ...': a suggestion
+    ("Here is room.jpg. How about we make the walls blue?", ["image-editing"]),
+    ("Here is room.jpg. What about making the walls blue?", ["image-editing"]),
+])
+def test_an_embedded_request_or_a_suggestion_is_no_question(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
+
+
+def test_an_embedded_yes_no_question_is_a_question(planner):
+    assert tasks_of(planner, "I'd like to know if the cat in sofa.jpg is asleep.") == ["visual-question-answering"]
+
+
+@pytest.mark.parametrize("request_, converter, task", [
+    # no text given: 'the text' is the words in the file no task reads yet
+    ("I have sign.jpg with some text on it. I want to know if there's a way to make a video that uses this text.",
+     "image-to-text", "text-to-video"),
+    ("My friend lists our groceries in memo.wav. I'd love a short video that shows the words.",
+     "automatic-speech-recognition", "text-to-video"),
+])
+def test_the_text_of_a_file_is_read_out_of_it_first(planner, request_, converter, task):
+    plan = planner.plan(request_).plan
+    assert [t.task for t in plan.tasks] == [converter, task]
+    assert plan.tasks[1].args["text"] == f"<resource>-{plan.tasks[0].id}"
