@@ -36,7 +36,7 @@ OUTPUT_REF = re.compile(
 # A request in a question's clothes: 'could you ...', 'can we ...', 'is it possible to ...', 'could it be done'.
 _POLITE = re.compile(r"\b(?:(?:could|can|would|will|may|might|shall) (?:you|we|i|one)|(?:is|would|could|will) it be possible|"
                      r"is it possible|do you|is there (?:a|any) way|(?:how|what) about|why (?:not|don't (?:you|we))|(?:could|can|would) (?:an? |the )?(?:ai|assistant|model|"
-                     r"tool|system|bot)\b|(?:can|could|would) (?:it|this|that|[\w-]+(?: [\w-]+)?) be (?:done|\w+ed)\b)", re.I)
+                     r"tool|system|bot)\b|(?:can|could|would) (?:[\w-]+ ){1,3}?be (?:done|\w+ed)\b)", re.I)
 # '... if there's a way to make a video', '... whether an AI could describe it': what follows 'I wonder' or
 # 'I want to know' is a request, not a question about the input.
 EMBEDDED_REQUEST = re.compile(r"(?:if|whether) (?:there(?:'s| is) (?:a|any) way|it(?:'s| is| would be| could be| will be| might be) "
@@ -169,7 +169,8 @@ _ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|de
 _WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
 # Wh-words that ask nothing: a condition ('if so'), a suggestion ('how about we ...').
 _NOT_ASKING = re.compile(r"\b(?:if (?:so|not|possible|necessary|needed|you (?:can|could|would|don't mind))|"
-                         r"(?:how|what) about|why not|why don't (?:you|we))\b", re.I)
+                         r"(?:how|what) about|why not|why don't (?:you|we)|"
+                         r"when (?:that|this|it|you)(?:'s|'re| is| are| have| has)? (?:done|finished|complete|ready))\b", re.I)
 _ASKING = re.compile(r"\b(?:questions?|ask\w*|answer\w*|know|wondering|find out|query)\b", re.I)
 
 

@@ -68,3 +68,19 @@ def test_the_text_of_a_file_is_read_out_of_it_first(planner, request_, converter
     plan = planner.plan(request_).plan
     assert [t.task for t in plan.tasks] == [converter, task]
     assert plan.tasks[1].args["text"] == f"<resource>-{plan.tasks[0].id}"
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'ask for' asks for a task; 'this answer' is an earlier step's output
+    ("Could I ask for your help transcribing lecture.wav?", ["automatic-speech-recognition"]),
+    ("Could I ask for a caption of beach.jpg?", ["image-to-text"]),
+    ("Describe photo.jpg and present this answer in Spanish.", ["image-to-text", "translation"]),
+    ("Caption photo.jpg, then read that answer aloud.", ["image-to-text", "text-to-speech"]),
+    # 'could the sky be tinted ...': a request in the passive
+    ("Make a picture of a harbour at dawn. Could the sky be tinted purple?", ["text-to-image", "image-editing"]),
+    # 'when that's done' says when, it asks nothing
+    ("Detect the cars in road.jpg. When that's done, could you help me with the rest?", ["object-detection"]),
+    ("Segment garden.jpg. When it is finished, would you share it with me?", ["image-segmentation"]),
+])
+def test_words_of_questions_that_ask_nothing(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
