@@ -83,13 +83,39 @@ def _clause_has(request: ParsedRequest, position: int, pattern: re.Pattern) -> b
     return bool(pattern.search(request.masked, clause.start, clause.end))
 
 
+def _document_kind(request: ParsedRequest) -> str | None:
+    """'doc' for a document the request shows as a picture ('a scan of my receipt', 'the document
+    example.jpg'); 'text' for a text document, or one named apart from the only picture ('a long
+    document on biology ... also this photo'): its questions are answered from its words."""
+    docs = [m for m in NOUN_RE["doc"].finditer(request.masked)
+            if not re.search(r"\b(?:text|word|txt|plain) $", request.masked[max(0, m.start() - 6):m.start()], re.I)
+            and not re.match(r" (?:text|file)\b", request.masked[m.end():], re.I)]
+    if not docs:
+        return None
+    if not any(f.kind == "image" for f in request.files):
+        return "doc"  # the document the question is about is its only input
+    for doc in docs:
+        sentence = re.search(r"[^.!?]*$", request.masked[:doc.start()]).start()
+        stop = re.search(r"[.!?]|$", request.masked[doc.end():])
+        if NOUN_RE["image"].search(request.masked, sentence, doc.end() + stop.start()):
+            return "doc"
+    return "text"
+
+
 def _question_kind(request: ParsedRequest, start: int, end: int) -> str:
-    """Visual, document or text question: document words near the cue, else words naming a text
-    near it, else an image in the request, else a text question."""
+    """Visual, document or text question: what a quoted question names ('... in this image?'), else
+    document words near the cue, else words naming a text near it, else an image in the request,
+    else a text question."""
     clause = request.clauses[request.clause_at(start)]
-    near = request.masked[max(clause.start, start - 60):min(clause.end, end + 60)]
-    if NOUN_RE["doc"].search(request.masked) or NOUN_RE["table"].search(near):
+    asked = " ".join(q.value for q in request.in_span(request.quotes, start, max(end, clause.end)) if q.value.endswith("?"))
+    if NOUN_RE["doc"].search(asked) or NOUN_RE["table"].search(asked):
         return "doc"
+    if NOUN_RE["image"].search(asked) and any(f.kind == "image" for f in request.files):
+        return "image"
+    near = request.masked[max(clause.start, start - 60):min(clause.end, end + 60)]
+    document = "doc" if NOUN_RE["table"].search(near) else _document_kind(request)
+    if document:
+        return document
     if _QUESTION_TEXT.search(near) and not re.search(r"@img", near, re.I):
         return "text"
     if any(f.kind == "image" for f in request.files) or NOUN_RE["image"].search(request.masked):

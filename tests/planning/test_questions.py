@@ -84,3 +84,20 @@ def test_the_text_of_a_file_is_read_out_of_it_first(planner, request_, converter
 ])
 def test_words_of_questions_that_ask_nothing(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_, task", [
+    # the quoted question names what it asks about
+    ("Look at page.jpg and answer 'What is the title of this document?'", "document-question-answering"),
+    ("Here are receipt.png and street.jpg. Please answer 'What colour is the bus in the photo?'",
+     "visual-question-answering"),
+    # a text document, or a document named apart from the only picture, is read as text
+    ("I have a text document saying 'The meeting moved to Friday at noon.' On which day is the meeting? "
+     "Also, make party.jpg brighter.", "question-answering"),
+    ("Here is a document: 'Roses need six hours of sun.' How many hours of sun do roses need? "
+     "Separately, brighten photo.jpg.", "question-answering"),
+])
+def test_which_question_task_answers(planner, request_, task):
+    tasks = tasks_of(planner, request_)
+    assert task in tasks
+    assert len([t for t in tasks if t.endswith("question-answering")]) == 1
