@@ -164,8 +164,9 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"context|information|content)",
     ]),
     ("family:question", 0.5, [
-        # not 'this answer' (an earlier step's output) nor 'ask for' (a request)
-        r"(?<!this )(?<!that )(?<!your )(?<!these )(?<!those )\banswers?\b(?! (?:them|him|her|back|me)\b)",
+        # not 'this answer', 'based on the answer' (an earlier step's output) nor 'ask for' (a request)
+        r"(?<!this )(?<!that )(?<!your )(?<!these )(?<!those )(?<!on the )(?<!of the )(?<!to the )(?<!with the )"
+        r"(?<!from the )(?<!using the )(?<!into the )\banswers?\b(?! (?:them|him|her|back|me)\b)",
         r"\bquestions?\b", r"\bask(?:ing)?\b(?! for\b)", r"\bquery\b",
         r"find out", r"\bwondering\b", r"want to know", r"like to know", r"need to know",
     ]),

@@ -101,3 +101,12 @@ def test_which_question_task_answers(planner, request_, task):
     tasks = tasks_of(planner, request_)
     assert task in tasks
     assert len([t for t in tasks if t.endswith("question-answering")]) == 1
+
+
+@pytest.mark.parametrize("request_, expected", [
+    # 'based on the answer', 'from the answer': an earlier step's output, not a new question
+    ("Describe photo.jpg, then make a video from the answer.", ["image-to-text", "text-to-video"]),
+    ("Caption scene.jpg and then write a poem based on the answer.", ["image-to-text", "text-generation"]),
+])
+def test_the_answer_of_an_earlier_step_is_no_new_question(planner, request_, expected):
+    assert tasks_of(planner, request_) == expected
