@@ -149,7 +149,11 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
 
     name = spec.name
     if name in ("visual-question-answering", "document-question-answering"):
-        step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
+        own = question_in(parsed, step.lo, step.hi) or (own_quotes[0].value if own_quotes else None)
+        if own is None and named:  # 'answer a question using the summary': an earlier step's text is the question
+            step.args["text"] = link(named[0])
+        else:
+            step.args["text"] = own or question or _content(original) or parsed.text
     elif name == "question-answering":
         step.args["text"] = question or parsed.text
         context = [q.value for q in own_quotes if q.value != question] or [q for q in spare_quotes if q != question]

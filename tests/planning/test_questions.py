@@ -110,3 +110,20 @@ def test_which_question_task_answers(planner, request_, task):
 ])
 def test_the_answer_of_an_earlier_step_is_no_new_question(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
+
+
+@pytest.mark.parametrize("request_, task", [
+    # no question of its own: 'using the summary' says an earlier step's text is what to ask
+    ("Summarize the article 'Bees pollinate crops and make honey, but colonies are declining.' "
+     "Then answer a question about the receipt in receipt.png using the summary.", "document-question-answering"),
+    ("Caption photo.jpg, then answer a question about street.jpg using the caption.", "visual-question-answering"),
+])
+def test_a_question_taken_from_an_earlier_step(planner, request_, task):
+    plan = planner.plan(request_).plan
+    assert [t.task for t in plan.tasks][1] == task
+    assert plan.tasks[1].args["text"] == f"<resource>-{plan.tasks[0].id}"
+
+
+def test_a_question_of_its_own_is_asked_as_written(planner):
+    plan = planner.plan("Caption photo.jpg. What colour is the bus in street.jpg?").plan
+    assert plan.tasks[1].args == {"image": "street.jpg", "text": "What colour is the bus in street.jpg?"}
