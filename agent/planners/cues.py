@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE, FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
-from langchain_hugginggpt.agent.planners.text import ParsedRequest, question_spans
+from langchain_hugginggpt.agent.planners.text import EMBEDDED_REQUEST, ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
 CUES = [(re.compile(rf"(?<![\w@])(?:{'|'.join(alternatives)})", re.I), target, weight)
@@ -65,6 +65,13 @@ _QUESTION_TEXT = re.compile(r"\b(?:text|passage|paragraph|article|context|transc
                             r"@q\d+|content|information|report|essay|description)\b", re.I)
 
 
+# What a polite 'could you help me ...?' asks when it asks a question: to learn or work out something
+# ('help me figure it out'), not to do something ('help me achieve this').
+_LEARN = re.compile(r"\b(?:figur\w* (?:\w+ )?out|work\w* (?:\w+ )?out|find\w*|understand\w*|determin\w*|know|learn\w*|"
+                    r"deduc\w*|tell (?:me|us)|explain\w*|how many|(?:the|its|their) (?:colou?r|number|count|size|shape|name|age|price|"
+                    r"amount|total|value|date|time|location|position) of)\b", re.I)
+
+
 def _last_noun(text: str) -> str | None:
     best = None
     for kind, pattern in NOUN_RE.items():
@@ -79,13 +86,39 @@ def _clause_has(request: ParsedRequest, position: int, pattern: re.Pattern) -> b
     return bool(pattern.search(request.masked, clause.start, clause.end))
 
 
+def _document_kind(request: ParsedRequest) -> str | None:
+    """'doc' for a document the request shows as a picture ('a scan of my receipt', 'the document
+    example.jpg'); 'text' for a text document, or one named apart from the only picture ('a long
+    document on biology ... also this photo'): its questions are answered from its words."""
+    docs = [m for m in NOUN_RE["doc"].finditer(request.masked)
+            if not re.search(r"\b(?:text|word|txt|plain) $", request.masked[max(0, m.start() - 6):m.start()], re.I)
+            and not re.match(r" (?:text|file)\b", request.masked[m.end():], re.I)]
+    if not docs:
+        return None
+    if not any(f.kind == "image" for f in request.files):
+        return "doc"  # the document the question is about is its only input
+    for doc in docs:
+        sentence = re.search(r"[^.!?]*$", request.masked[:doc.start()]).start()
+        stop = re.search(r"[.!?]|$", request.masked[doc.end():])
+        if NOUN_RE["image"].search(request.masked, sentence, doc.end() + stop.start()):
+            return "doc"
+    return "text"
+
+
 def _question_kind(request: ParsedRequest, start: int, end: int) -> str:
-    """Visual, document or text question: document words near the cue, else words naming a text
-    near it, else an image in the request, else a text question."""
+    """Visual, document or text question: what a quoted question names ('... in this image?'), else
+    document words near the cue, else words naming a text near it, else an image in the request,
+    else a text question."""
     clause = request.clauses[request.clause_at(start)]
-    near = request.masked[max(clause.start, start - 60):min(clause.end, end + 60)]
-    if NOUN_RE["doc"].search(request.masked) or NOUN_RE["table"].search(near):
+    asked = " ".join(q.value for q in request.in_span(request.quotes, start, max(end, clause.end)) if q.value.endswith("?"))
+    if NOUN_RE["doc"].search(asked) or NOUN_RE["table"].search(asked):
         return "doc"
+    if NOUN_RE["image"].search(asked) and any(f.kind == "image" for f in request.files):
+        return "image"
+    near = request.masked[max(clause.start, start - 60):min(clause.end, end + 60)]
+    document = "doc" if NOUN_RE["table"].search(near) else _document_kind(request)
+    if document:
+        return document
     if _QUESTION_TEXT.search(near) and not re.search(r"@img", near, re.I):
         return "text"
     if any(f.kind == "image" for f in request.files) or NOUN_RE["image"].search(request.masked):
@@ -128,6 +161,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
             if target.startswith("family:"):
                 family = target.split(":", 1)[1]
                 if family == "question":
+                    if EMBEDDED_REQUEST.match(text, match.end() + 1):  # 'I wonder if you could ...'
+                        continue
                     kind = _question_kind(request, match.start(), match.end())
                 elif family in OUTPUT_FAMILIES:
                     kind = _last_noun(match.group(0))
@@ -156,8 +191,8 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
             mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0), implied))
     # A question about the input asks for question answering, unless another task's cue is inside it.
     for start, end, weight in question_spans(request):
-        if weight == 0.0:  # a polite request with no wh-word: a question only if it names no task
-            if any(start <= m.start < end for m in mentions):
+        if weight == 0.0:  # a polite request with no wh-word: a question only if it asks to learn something
+            if any(start <= m.start < end for m in mentions) or not _LEARN.search(request.masked, start, end):
                 continue
             weight = 0.5
         if not any(m.weight >= 0.8 and start <= m.start < end and FAMILIES["question"].get("text") != m.task

@@ -175,7 +175,10 @@ CUE_TABLE: list[tuple[str, float, list[str]]] = [
         r"context|information|content)",
     ]),
     ("family:question", 0.5, [
-        r"\banswers?\b(?! (?:them|him|her|back|me)\b)", r"\bquestions?\b", r"\bask(?:ing)?\b", r"\bquery\b",
+        # not 'this answer', 'based on the answer' (an earlier step's output) nor 'ask for' (a request)
+        r"(?<!this )(?<!that )(?<!your )(?<!these )(?<!those )(?<!on the )(?<!of the )(?<!to the )(?<!with the )"
+        r"(?<!from the )(?<!using the )(?<!into the )\banswers?\b(?! (?:them|him|her|back|me)\b)",
+        r"\bquestions?\b", r"\bask(?:ing)?\b(?! for\b)", r"\bquery\b",
         r"find out",
         # "I was wondering if you could draw ...": a polite request, not a question
         r"\bwondering\b(?! (?:if|whether) (?:it (?:would|will|might|is|'s) (?:be )?possible|"

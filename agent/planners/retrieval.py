@@ -12,6 +12,8 @@ The example bank serves `select_examples` (few-shot demonstrations for the LLM c
 
 from __future__ import annotations
 
+import re
+
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
@@ -27,6 +29,7 @@ from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 # Where a task is not in the allowed list, the nearest one that is.
 FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
+_TEXT_OF_FILE = re.compile(r"\b(?:this|that|the|its|their) (?:text|writing|words|wording)\b", re.I)
 _TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
 
 
@@ -132,6 +135,7 @@ class RetrievalPlanner:
         recording needs the task that turns it into text first (image-to-text, speech recognition)."""
         added: list[Mention] = []
         ordered = sorted(found, key=lambda m: m.start)
+        consumed = {TASKS[m.task].inputs[s] for m in found for s in TASKS[m.task].required}
         for i, m in enumerate(ordered):
             spec = TASKS[m.task]
             if any(spec.inputs[slot] != "text" for slot in spec.required):
@@ -141,6 +145,9 @@ class RetrievalPlanner:
             hi = parsed.clauses[parsed.clause_at(m.start)].end  # its own clause, up to the next task
             hi = min(hi, ordered[i + 1].start) if i + 1 < len(ordered) else hi
             own = [f for f in parsed.in_span(parsed.files, m.start, hi) if f.kind in _TO_TEXT]
+            if not own and not parsed.quotes and _TEXT_OF_FILE.search(parsed.masked, m.start, hi):
+                # 'a.jpg has some text on it; make a video from this text': the text is the file's
+                own = [f for f in parsed.files if f.kind in _TO_TEXT and f.kind not in consumed]
             if own and not parsed.in_span(parsed.quotes, m.start, hi):
                 converter = self._allowed(_TO_TEXT[own[0].kind])
                 if converter and converter not in {x.task for x in found + added}:

@@ -33,8 +33,14 @@ OUTPUT_REF = re.compile(
     r"\b(?:result(?:s|ing)?|outputs?|outcome|generated|created|produced|edited|modified|transformed|processed|"
     r"enhanced|improved|cleaned|segmented|annotated|detected|estimated|depth map|mask|post-\w+|new (?:image|picture|photo|"
     r"audio|version)|final)\b", re.I)
-_POLITE = re.compile(r"\b(?:(?:could|can|would|will) you|is it possible|do you|may i|might you|"
-                     r"is there (?:a|any) way)\b", re.I)
+# A request in a question's clothes: 'could you ...', 'can we ...', 'is it possible to ...', 'could it be done'.
+_POLITE = re.compile(r"\b(?:(?:could|can|would|will|may|might|shall) (?:you|we|i|one)|(?:is|would|could|will) it be possible|"
+                     r"is it possible|do you|is there (?:a|any) way|(?:how|what) about|why (?:not|don't (?:you|we))|(?:could|can|would) (?:an? |the )?(?:ai|assistant|model|"
+                     r"tool|system|bot)\b|(?:can|could|would) (?:[\w-]+ ){1,3}?be (?:done|\w+ed)\b)", re.I)
+# '... if there's a way to make a video', '... whether an AI could describe it': what follows 'I wonder' or
+# 'I want to know' is a request, not a question about the input.
+EMBEDDED_REQUEST = re.compile(r"(?:if|whether) (?:there(?:'s| is) (?:a|any) way|it(?:'s| is| would be| could be| will be| might be) "
+                              r"possible|(?:you|we|an? [\w-]+|the [\w-]+) (?:could|can|would|might) (?!be\b|have\b))", re.I)
 _LABEL = {"image": "@IMG", "audio": "@AUD", "video": "@VID", "text": "@TXT"}
 WH = r"(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can|was|were|should)"
 
@@ -161,6 +167,10 @@ _ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|de
 
 
 _WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
+# Wh-words that ask nothing: a condition ('if so'), a suggestion ('how about we ...').
+_NOT_ASKING = re.compile(r"\b(?:if (?:so|not|possible|necessary|needed|you (?:can|could|would|don't mind))|"
+                         r"(?:how|what) about|why not|why don't (?:you|we)|"
+                         r"when (?:that|this|it|you)(?:'s|'re| is| are| have| has)? (?:done|finished|complete|ready))\b", re.I)
 _ASKING = re.compile(r"\b(?:questions?|ask\w*|answer\w*|know|wondering|find out|query)\b", re.I)
 
 
@@ -178,14 +188,15 @@ def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
             continue  # only a quote: handled above
         lead = len(sentence) - len(sentence.lstrip())
         if sentence.strip():
-            if not _POLITE.search(sentence):
+            if not (_POLITE.search(sentence) or EMBEDDED_REQUEST.search(sentence)):
                 spans.append((match.start() + lead, match.end(), 0.6))
-            elif _WH_WORD.search(sentence):
+            elif _WH_WORD.search(_NOT_ASKING.sub("", sentence)):
                 spans.append((match.start() + lead, match.end(), 0.5))
             else:  # 'could you edit it?': a request, a question only when nothing else is asked
                 spans.append((match.start() + lead, match.end(), 0.0))
     for match in _ASKS.finditer(request.masked):
-        spans.append((match.start(1), match.end(1), 0.6))
+        if not EMBEDDED_REQUEST.match(match.group(1)):
+            spans.append((match.start(1), match.end(1), 0.6))
     return sorted(spans)
 
 
