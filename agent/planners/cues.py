@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE, FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
+from langchain_hugginggpt.agent.planners.families import FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
+from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE
 from langchain_hugginggpt.agent.planners.text import EMBEDDED_REQUEST, ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
