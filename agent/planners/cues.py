@@ -61,6 +61,7 @@ _MODAL_SUBJECT = re.compile(r"\b(?:can|could|would|will|may|might|shall|should|m
 # "the recording is hard to interpret", "too noisy to make out": a verb after an adjective of
 # difficulty says what the input is like, it asks for nothing.
 _HARD_TO = re.compile(r"\b(?:hard|difficult|tough|tricky|impossible|easy|easier|harder|too \w+) to $", re.I)
+_OUTPUT_NOUN = re.compile(r"(?:transcript(?:ion)?|caption|summary|translation|description)s?", re.I)
 _PARTICIPLE = re.compile(r"\w+(?:ed|en|wn|de)\b", re.I)
 _QUESTION_TEXT = re.compile(r"\b(?:text|passage|paragraph|article|context|transcript\w*|caption|summary|story|translation|"
                             r"@q\d+|content|information|report|essay|description)\b", re.I)
@@ -142,6 +143,13 @@ def _picture_at_hand(request: ParsedRequest, match: re.Match) -> str | None:
     return None
 
 
+def _names_output(request: ParsedRequest, mention: Mention) -> bool:
+    """'According to the transcript, ...': a noun for an earlier step's output, which a question may
+    be about, not a request for that step."""
+    before = request.masked[max(0, mention.start - 6):mention.start]
+    return bool(_REFERENCE.search(before) and _OUTPUT_NOUN.fullmatch(mention.cue))
+
+
 def find_mentions(request: ParsedRequest) -> list[Mention]:
     """Every cue in the request, resolved to a task; in order of position. A participle after
     'the' ('the translated text', 'the edited photo') names the result of a task that runs
@@ -197,7 +205,7 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
                 continue
             weight = 0.5
         if not any(m.weight >= 0.8 and start <= m.start < end and FAMILIES["question"].get("text") != m.task
-                   and m.task not in FAMILIES["question"].values() for m in mentions):
+                   and m.task not in FAMILIES["question"].values() and not _names_output(request, m) for m in mentions):
             task = FAMILIES["question"][_question_kind(request, start, end)]
             mentions.append(Mention(task, start, end, weight, request.masked[start:end]))
     mentions.sort(key=lambda m: (m.start, -m.weight))

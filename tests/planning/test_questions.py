@@ -127,3 +127,16 @@ def test_a_question_taken_from_an_earlier_step(planner, request_, task):
 def test_a_question_of_its_own_is_asked_as_written(planner):
     plan = planner.plan("Caption photo.jpg. What colour is the bus in street.jpg?").plan
     assert plan.tasks[1].args == {"image": "street.jpg", "text": "What colour is the bus in street.jpg?"}
+
+
+@pytest.mark.parametrize("request_, first", [
+    # 'according to the transcript': a noun for an earlier output, which the question is about
+    ("Transcribe interview.wav. According to the transcript, what year did the company start?",
+     "automatic-speech-recognition"),
+    ("Translate 'Le musee a ouvert en 1990.' into English. From the translation, when did the museum open?",
+     "translation"),
+])
+def test_a_question_about_an_earlier_output(planner, request_, first):
+    plan = planner.plan(request_).plan
+    assert [t.task for t in plan.tasks] == [first, "question-answering"]
+    assert plan.tasks[1].args["context"] == f"<resource>-{plan.tasks[0].id}"
