@@ -14,8 +14,8 @@ from langchain_hugginggpt.agent.workspace import media_type
 _EXT = r"(?:jpe?g|png|gif|bmp|webp|tiff?|svg|wav|mp3|flac|ogg|m4a|aac|mp4|avi|mov|mkv|webm|mpe?g|csv|xlsx?|pdf)"
 URL_RE = re.compile(r"https?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
 FILE_RE = re.compile(rf"(?<![\w/.-])/?(?:[\w~.-]+/)*[\w-][\w.-]*\.{_EXT}\b", re.IGNORECASE)
-# 'single', "double" and “curly” quotes; an apostrophe inside a word (I've) is not a quote.
-QUOTE_RE = re.compile(r"(?<![\w])'([^'\n]{2,}?)'(?![\w])|\"([^\"\n]{2,}?)\"|“([^”\n]{2,}?)”|‘([^’\n]{2,}?)’")
+# 'single', "double" and “curly” quotes; an apostrophe inside a word (I've, 'the river's edge') is not a quote.
+QUOTE_RE = re.compile(r"(?<![\w])'((?:[^'\n]|(?<=\w)'(?=\w)){2,}?)'(?![\w])|\"([^\"\n]{2,}?)\"|“([^”\n]{2,}?)”|‘([^’\n]{2,}?)’")
 _BOUNDARY = re.compile(
     r"(?<=[.!?])\s+(?=[A-Z])|;\s*|,?\s+(?:and\s+)?(?:then|after that|afterwards|next|finally|subsequently|"
     r"followed by|once (?:that is|it is|that's|it's) done|after which)\b,?\s*|,\s*and\s+(?=\w+\s)",
