@@ -2,9 +2,7 @@
 
 import pytest
 
-
-def tasks_of(planner, request_):
-    return [t.task for t in planner.plan(request_).plan.tasks]
+from tests.planning.plans import tasks_of
 
 
 @pytest.mark.parametrize("request_, expected", [

@@ -3,9 +3,7 @@ definitions (what people ask of each task), with requests written for these test
 
 import pytest
 
-
-def tasks_of(planner, request):
-    return [t.task for t in planner.plan(request).plan.tasks]
+from tests.planning.plans import tasks_of
 
 
 @pytest.mark.parametrize("request_", [

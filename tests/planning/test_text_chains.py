@@ -3,9 +3,7 @@ the task and when it only describes the input. Requests written for these tests.
 
 import pytest
 
-
-def tasks_of(planner, request):
-    return [t.task for t in planner.plan(request).plan.tasks]
+from tests.planning.plans import tasks_of
 
 
 @pytest.mark.parametrize("request_", [
