@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.planning.plans import tasks_of
+from .plans import tasks_of
 
 
 @pytest.mark.parametrize("request_, expected", [

@@ -3,7 +3,7 @@ definitions (what people ask of each task), with requests written for these test
 
 import pytest
 
-from tests.planning.plans import tasks_of
+from .plans import tasks_of
 
 
 @pytest.mark.parametrize("request_", [

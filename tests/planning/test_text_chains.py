@@ -3,7 +3,7 @@ the task and when it only describes the input. Requests written for these tests.
 
 import pytest
 
-from tests.planning.plans import tasks_of
+from .plans import tasks_of
 
 
 @pytest.mark.parametrize("request_", [
