@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from langchain_hugginggpt.agent.planners.families import FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
 from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE
-from langchain_hugginggpt.agent.planners.text import EMBEDDED_REQUEST, ParsedRequest, question_spans
+from langchain_hugginggpt.agent.planners.text import EMBEDDED_REQUEST, POLITE_REQUEST, ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
 CUES = [(re.compile(rf"(?<![\w@])(?:{'|'.join(alternatives)})", re.I), target, weight)
@@ -200,7 +200,7 @@ def find_mentions(request: ParsedRequest) -> list[Mention]:
             mentions.append(Mention(task, match.start(), match.end(), weight, match.group(0), implied))
     # A question about the input asks for question answering, unless another task's cue is inside it.
     for start, end, weight in question_spans(request):
-        if weight == 0.0:  # a polite request with no wh-word: a question only if it asks to learn something
+        if weight == POLITE_REQUEST:  # a question only if it names no task and asks to learn something
             if any(start <= m.start < end for m in mentions) or not _LEARN.search(request.masked, start, end):
                 continue
             weight = 0.5

@@ -166,6 +166,9 @@ _ASKS = re.compile(rf"\b(?:know|tell me|find out|ask|wondering|wonder|curious|de
                    rf"((?:if|whether|{WH})\b[^.!?;]*)", re.I)
 
 
+# The weight of a polite request's span ('could you edit it?'): cues.py asks it nothing unless it
+# names no task and asks to learn something ('can you help me figure out the total?').
+POLITE_REQUEST = 0.0
 _WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
 # Wh-words that ask nothing: a condition ('if so'), a suggestion ('how about we ...').
 _NOT_ASKING = re.compile(r"\b(?:if (?:so|not|possible|necessary|needed|you (?:can|could|would|don't mind))|"
@@ -192,8 +195,8 @@ def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
                 spans.append((match.start() + lead, match.end(), 0.6))
             elif _WH_WORD.search(_NOT_ASKING.sub("", sentence)):
                 spans.append((match.start() + lead, match.end(), 0.5))
-            else:  # 'could you edit it?': a request, a question only when nothing else is asked
-                spans.append((match.start() + lead, match.end(), 0.0))
+            else:
+                spans.append((match.start() + lead, match.end(), POLITE_REQUEST))
     for match in _ASKS.finditer(request.masked):
         if not EMBEDDED_REQUEST.match(match.group(1)):
             spans.append((match.start(1), match.end(1), 0.6))

@@ -53,6 +53,9 @@ _NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns)
     "question-answering": (r"answer",),
     "conversational": (r"repl(?:y|ies)", r"response"),
 }.items()}
+# Tasks whose text may be an earlier step's output named by its source ("edit it based on the summary").
+_TAKES_INSTRUCTION = {"visual-question-answering", "document-question-answering", "image-editing"}
+_TAKES_INSTRUCTION |= {name for name in TASKS if name.endswith("-text-to-image")}
 # Words that take an instruction from somewhere: "modify the image based on the response".
 _SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
                      r"as (?:described|instructed|specified|stated|suggested) (?:in|by))"
@@ -167,7 +170,7 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
 
 
 def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own_quotes: list[Resource],
-           chained: bool, explicit: bool, parallel: bool, sibling: Step | None) -> None:
+               chained: bool, explicit: bool, parallel: bool, sibling: Step | None) -> None:
     step, spec = steps[i], TASKS[steps[i].task]
     if not any(k == "text" and s not in step.args for s, k in spec.inputs.items()):
         return
@@ -189,12 +192,14 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         return f"<resource>-{j}"
 
     name = spec.name
-    # The source of an edit or of a question may be named ahead of the task in its clause ("Based on
-    # the summary, edit ..."), also by the very words that named the step before ("the summary").
-    start = max(parsed.clauses[parsed.clause_at(step.mention.start)].start, steps[i - 1].lo if i else 0)
-    after = steps[i - 1].mention.start - start if i else 0
-    own = (step.mention.start - start, step.mention.end - start)
-    source = None if own_quotes else _instruction_source(parsed.masked[start:step.hi], after, own, producers, steps)
+    source = None  # an earlier step whose text an edit follows or a question asks
+    if not own_quotes and name in _TAKES_INSTRUCTION:
+        # It may be named ahead of the task in its clause ("Based on the summary, edit ..."), also by
+        # the very words that named the step before ("the summary").
+        start = max(parsed.clauses[parsed.clause_at(step.mention.start)].start, steps[i - 1].lo if i else 0)
+        after = steps[i - 1].mention.start - start if i else 0
+        own = (step.mention.start - start, step.mention.end - start)
+        source = _instruction_source(parsed.masked[start:step.hi], after, own, producers, steps)
     if name in ("visual-question-answering", "document-question-answering"):
         if question is None and source is not None:  # "answer a question using the summary"
             step.args["text"] = link(source)
@@ -234,7 +239,7 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
             step.args["text"] = content
         elif spare_quotes:
             step.args["text"] = spare_quotes[0]
-        # else left empty: a task named later may feed it (_fill_from_later)
+        # else left empty: a task named later may feed it (fill_from_later)
 
 
 def fill_from_later(steps: list[Step]) -> None:

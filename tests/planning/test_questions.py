@@ -10,6 +10,10 @@ from .plans import tasks_of
     ("I want the objects in street.jpg outlined with boxes. Can you do this for me?", ["object-detection"]),
     ("Write a short poem about autumn leaves. Could you take care of that for me?", ["text-generation"]),
     ("I need a picture of a lighthouse at dusk. Can you make that happen?", ["text-to-image"]),
+    # a polite request naming its own task: no question answering on top
+    ("My holiday shot is beach.jpg. Could you sharpen the image for me?", ["image-to-image"]),
+    ("I recorded lecture.wav on my phone. Can you transcribe it for me?", ["automatic-speech-recognition"]),
+    ("Here is party.jpg. Would you find the people in the picture?", ["object-detection"]),
 ])
 def test_a_polite_request_to_do_something_asks_no_question(planner, request_, expected):
     assert tasks_of(planner, request_) == expected
@@ -19,6 +23,10 @@ def test_a_polite_request_to_do_something_asks_no_question(planner, request_, ex
     # ... but one that asks to work out or learn something is a question
     ("My receipt is receipt.png. Can you help me work out the total of the bill?", "document-question-answering"),
     ("Here is street.jpg. Could you help me identify the number of bicycles in it?", "visual-question-answering"),
+    ("I scanned the contract as contract.png and cannot follow it. Can you help me figure it out?",
+     "document-question-answering"),
+    # a wh-word after the polite opening: a real question
+    ("Could you tell me what colour the car in street.jpg is?", "visual-question-answering"),
 ])
 def test_a_polite_request_to_learn_something_is_a_question(planner, request_, task):
     assert tasks_of(planner, request_) == [task]
