@@ -1,6 +1,6 @@
 """Planning quality and speed on TaskBench (Hugging Face tools domain), written to docs/benchmarks.md.
 
-    python bench/bench_planning.py                      # retrieval planner on ../shared/data/taskbench/hf_dev.jsonl
+    python bench/bench_planning.py                      # retrieval planner on the shipped hf_dev.jsonl
     python bench/bench_planning.py --llm local          # also SmolLM2 through the LLM chain, with and without retrieval help
     python bench/bench_planning.py --no-write           # print only
 
@@ -16,8 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+from langchain_hugginggpt.agent.eval.taskbench import HF_DEV as DATA  # noqa: E402 (shipped with the package)
+from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "taskbench" / "hf_dev.jsonl"
 # Requests written for this project without reading the development sample or the planner (same tools).
 FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -151,10 +153,11 @@ def helper_stats(data: Path) -> list[str]:
     ]
 
 
-def section(results: list[tuple[str, str, dict]], rel: str, extra: list[str] = ()) -> str:
+def section(results: list[tuple[str, str, dict]], data: Path, extra: list[str] = ()) -> str:
+    name = "agent/eval/data/hf_dev.jsonl (shipped with the package)" if data == DATA.resolve() else str(data)
     lines = [
         HEADING, "",
-        f"Development sample `{rel}` "
+        f"Development sample `{name}` "
         f"(146 requests: 65 single, 67 chain, 14 DAG), metrics as TaskBench's evaluate.py computes them "
         "(percent; NED = 1 - mean Levenshtein ratio of the tool sequences, lower is better). "
         f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()} with {_cores()} CPU cores shared with other work.",
@@ -196,21 +199,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     data = args.data.resolve()
-    rel = "../shared/data/taskbench/hf_dev.jsonl" if data == DATA.resolve() else str(data)
-    results = [("retrieval (offline)", f"hugginggpt eval taskbench {rel} --planner retrieval",
+    shipped = data == DATA.resolve()
+    rel = "" if shipped else str(data) + " "  # with no file, `eval taskbench` scores the shipped dev sample
+    results = [("retrieval (offline)", f"hugginggpt eval taskbench {rel}--planner retrieval",
                 run("retrieval", None, True, data))]
     if args.llm:
         results.append((f"SmolLM2 ({args.llm}) + retrieval help",
-                        f"hugginggpt eval taskbench {rel} --planner llm --llm {args.llm}",
+                        f"hugginggpt eval taskbench {rel}--planner llm --llm {args.llm}",
                         run("llm", args.llm, True, data)))
         results.append((f"SmolLM2 ({args.llm}), no retrieval help",
-                        f"hugginggpt eval taskbench {rel} --planner llm --llm {args.llm} --no-retrieval-help",
+                        f"hugginggpt eval taskbench {rel}--planner llm --llm {args.llm} --no-retrieval-help",
                         run("llm", args.llm, False, data)))
-    if data == DATA.resolve() and FRESH.is_file():
-        tool_list = DATA.parent / "hf_tool_desc.json"
+    if shipped and FRESH.is_file():
         results.append(("retrieval (offline), fresh set",
-                        f"hugginggpt eval taskbench bench/data/fresh_hf.jsonl --tools {rel.rsplit('/', 1)[0]}/hf_tool_desc.json "
-                        "--planner retrieval", run("retrieval", None, True, FRESH, tool_list)))
+                        "hugginggpt eval taskbench bench/data/fresh_hf.jsonl --planner retrieval",
+                        run("retrieval", None, True, FRESH, HF_TOOLS)))
     extra_help = helper_stats(data)
     even, odd = halves(data)
     bank = bank_self_check()
@@ -221,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         f"node F1 {bank['node_f1']:.2f}, edge F1 {bank['edge_f1']:.2f}, arg-value F1 {bank['arg_value_f1']:.2f}.",
         "",
     ] + extra_help
-    text = section(results, rel, extra)
+    text = section(results, data, extra)
     print(text)
     if not args.no_write:
         write_section(text)

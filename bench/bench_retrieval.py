@@ -35,10 +35,10 @@ from langchain_hugginggpt.retriever import CandidateRetriever, ModelCatalog, Mod
 from langchain_hugginggpt.retriever.embeddings import DEFAULT_EMBEDDING_NAME, default_embeddings  # noqa: E402
 from langchain_hugginggpt.retriever.index import REFINE_FACTOR, CatalogIndex, text_hash  # noqa: E402
 
+from langchain_hugginggpt.agent.eval.taskbench import HF_DEV as TASKBENCH  # noqa: E402 (shipped with the package)
+from langchain_hugginggpt.retriever.catalog import P0_MODELS as P0  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-P0 = DATA / "catalog" / "p0_models.jsonl"
-TASKBENCH = DATA / "taskbench" / "hf_dev.jsonl"
 
 
 class Precomputed(Embeddings):

@@ -33,6 +33,10 @@ from langchain_hugginggpt.tools.tasks import TASKS
 
 logger = logging.getLogger(__name__)
 
+# HuggingGPT's own model list (microsoft/JARVIS, hugginggpt/server/data/p0_models.jsonl; MIT, data/LICENSE):
+# 673 Hub models over 24 tasks, shipped so `hugginggpt models import` works with no file at hand.
+P0_MODELS = Path(__file__).parent / "data" / "p0_models.jsonl"
+
 Key = tuple[str, str]
 STORED_SOURCES: tuple[Source, ...] = ("import", "hub", "user")
 CHECK_FAILED = "availability check failed"

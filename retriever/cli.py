@@ -1,6 +1,7 @@
 """`hugginggpt models ...`: import, refresh, list, search and add catalog models.
 
-    hugginggpt models import p0_models.jsonl
+    hugginggpt models import                     # HuggingGPT's model list, shipped with the package
+    hugginggpt models import my_models.jsonl
     hugginggpt models refresh --task text-classification --limit 30
     hugginggpt models list --task text-classification [--json]
     hugginggpt models search "sentiment of Spanish financial news" --task text-classification [--all] [--json]
@@ -37,8 +38,11 @@ def _print_report(what: str, report: Any) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from langchain_hugginggpt.retriever.catalog import P0_MODELS
+
     catalog = _catalog()
-    _print_report(f"imported {args.file}", catalog.import_file(args.file))
+    what = args.file or "HuggingGPT's model list (p0_models.jsonl)"
+    _print_report(f"imported {what}", catalog.import_file(args.file or P0_MODELS))
     print(f"catalog: {len(catalog)} models over {len(catalog.tasks())} tasks")
     return 0
 
@@ -109,7 +113,8 @@ def add_commands(subparsers: Any) -> None:
     sub = models.add_subparsers(dest="models_command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("import", help="import a model list in HuggingGPT's JSONL format (e.g. p0_models.jsonl)")
-    p.add_argument("file")
+    p.add_argument("file", nargs="?", default=None,
+                   help="a JSONL model list (default: HuggingGPT's p0_models.jsonl, shipped with the package)")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("refresh", help="fetch the most downloaded models per task from the Hugging Face Hub")

@@ -1,4 +1,4 @@
-"""`hugginggpt eval taskbench FILE [--planner auto|retrieval|llm] [--llm PRESET] [--json]`."""
+"""`hugginggpt eval taskbench [FILE] [--planner auto|retrieval|llm] [--llm PRESET] [--json]`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
+from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, ToolSet, evaluate, find_tool_list
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1", "ned")
 
@@ -78,7 +78,7 @@ def cmd_taskbench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(format_table(result, title=f"{args.file} ({args.planner})"))
+        print(format_table(result, title=f"{Path(args.file).name} ({args.planner})"))
     return 0
 
 
@@ -105,8 +105,9 @@ def add_commands(subparsers: Any) -> None:
     evaluation = subparsers.add_parser("eval", help="evaluate planning on a benchmark")
     benches = evaluation.add_subparsers(dest="benchmark", required=True)
     tb = benches.add_parser("taskbench", help="TaskBench task planning (node/edge/argument F1, NED)")
-    tb.add_argument("file", help="TaskBench JSONL (e.g. ../shared/data/taskbench/hf_dev.jsonl)")
-    tb.add_argument("--tools", help="TaskBench tool_desc.json (default: the one beside FILE)")
+    tb.add_argument("file", nargs="?", default=str(HF_DEV),
+                    help="TaskBench JSONL (default: the Hugging Face development sample shipped with the package)")
+    tb.add_argument("--tools", help="TaskBench tool_desc.json (default: the one beside FILE, else the Hugging Face tool list)")
     tb.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
     tb.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
                     help="controller preset for --planner llm/auto (e.g. local, openai:gpt-4o-mini)")

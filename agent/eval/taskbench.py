@@ -90,14 +90,23 @@ class ToolSet:
         return [self.our_name(n) for n in self.names]
 
 
+# TaskBench's Hugging Face domain ships with the package (MIT, data/LICENSE): the tool list, the tool
+# graph and the development sample. The full benchmark lives in microsoft/JARVIS under taskbench/.
+BUILTIN_DATA = Path(__file__).parent / "data"
+HF_DEV = BUILTIN_DATA / "hf_dev.jsonl"
+HF_TOOLS = BUILTIN_DATA / "hf_tool_desc.json"
+HF_GRAPH = BUILTIN_DATA / "hf_graph_desc.json"
+
+
 def find_tool_list(data_file: str | Path) -> Path:
-    """The tool list that sits beside a TaskBench data file (`hf_tool_desc.json` or `tool_desc.json`)."""
+    """The tool list beside a TaskBench data file (`hf_tool_desc.json` or `tool_desc.json`); for a file
+    with none beside it, the Hugging Face tool list that ships with the package."""
     folder = Path(data_file).parent
     stem = Path(data_file).name.split("_")[0]
     for name in (f"{stem}_tool_desc.json", "tool_desc.json"):
         if (folder / name).is_file():
             return folder / name
-    raise FileNotFoundError(f"no tool list beside {data_file}: pass --tools PATH (TaskBench's tool_desc.json)")
+    return HF_TOOLS
 
 
 @dataclass

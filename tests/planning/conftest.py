@@ -1,12 +1,10 @@
 import os
-from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+from langchain_hugginggpt.agent.eval.taskbench import BUILTIN_DATA as TASKBENCH  # shipped with the package
 
-# The shared data folder sits beside the repository (../shared/data from the project root).
-TASKBENCH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "taskbench"
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")

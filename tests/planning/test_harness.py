@@ -65,10 +65,17 @@ def test_any_object_with_plan_is_a_planner_and_failures_count_as_invalid():
     assert result["invalid_plans"] == 4 and result["node_f1"] == 0.0
 
 
-def test_missing_tool_list_is_a_clear_error(tmp_path):
+def test_a_file_with_no_tool_list_beside_it_uses_the_shipped_one(tmp_path):
     (tmp_path / "x.jsonl").write_text("")
-    with pytest.raises(FileNotFoundError, match="--tools"):
-        find_tool_list(tmp_path / "x.jsonl")
+    assert find_tool_list(tmp_path / "x.jsonl") == TASKBENCH / "hf_tool_desc.json"
+    (tmp_path / "tool_desc.json").write_text("[]")
+    assert find_tool_list(tmp_path / "x.jsonl") == tmp_path / "tool_desc.json"
+
+
+def test_with_no_file_it_scores_the_shipped_dev_sample(capsys):
+    assert cli.main(["eval", "taskbench", "--planner", "retrieval", "--limit", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["n"] == 3 and result["invalid_plans"] == 0
 
 
 def test_tool_list_names_map_to_our_tasks():

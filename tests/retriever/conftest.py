@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-P0 = Path(__file__).resolve().parents[3] / "shared" / "data" / "catalog" / "p0_models.jsonl"
+from langchain_hugginggpt.retriever.catalog import P0_MODELS as P0  # noqa: E402 (shipped with the package)
 
 
 def _set_home(path: Path) -> str | None:

@@ -28,6 +28,12 @@ def test_import_then_list(tmp_path, monkeypatch, capsys):
     assert code == 0 and "Helsinki-NLP/opus-mt-de-en" in out and "models" in err
 
 
+def test_import_with_no_file_takes_the_shipped_model_list(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path))
+    code, out, _ = _run(capsys, "import")
+    assert code == 0 and "p0_models.jsonl" in out and "673 added, 0 updated, 0 skipped" in out
+
+
 def test_search_json_is_best_first(home, capsys):
     code, out, _ = _run(capsys, "search", SPANISH_FINANCE, "--task", "text-classification", "--k", "6", "--all",
                         "--json")
