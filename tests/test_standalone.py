@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SIBLING = "sha" + "red"  # spelled in two parts so this file does not match itself
+SIBLING = "shared"
 PATTERNS = re.compile(
     r"\.\./" + SIBLING + r"\b"                                 # ../shared/...
-    + r"|parents?(\[\d\])?\s*/\s*\\?[\"']" + SIBLING + r"\\?[\"']"      # ROOT.parent / "shared"
-    + r"|\.parent\s*/\s*\\?[\"']" + SIBLING + r"\\?[\"']"
+    + r"|parents?(\[\d\])?\s*/\s*\\?[\"']" + SIBLING + r"\\?[\"']"      # Path(...).parents[3] / "shared"
+    + r"|\.parent\s*/\s*\\?[\"']" + SIBLING + r"\\?[\"']"        # ROOT.parent / "shared" (or \"shared\" in JSON)
 )
 
 
@@ -33,6 +33,8 @@ def _tracked_files() -> list[Path]:
 def test_nothing_reads_from_beside_the_repository():
     offenders = []
     for path in _tracked_files():
+        if path == Path(__file__).resolve():  # its own examples below
+            continue
         if path.suffix not in {".py", ".md", ".ipynb", ".sh", ".toml", ".json", ".cfg", ".txt", ".yaml", ".yml", ""}:
             continue
         try:
@@ -48,7 +50,7 @@ def test_nothing_reads_from_beside_the_repository():
 @pytest.mark.parametrize("line", ['DATA = ROOT.parent / "shared" / "data"', "hugginggpt eval ../shared/x.jsonl",
                                   "P0 = Path(__file__).parents[3] / 'shared'"])
 def test_the_check_catches_the_spellings_seen_before(line):
-    assert PATTERNS.search(line.replace("shared", SIBLING))
+    assert PATTERNS.search(line)
 
 
 def test_shipped_data_carries_its_licence():
