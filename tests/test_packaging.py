@@ -7,6 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("agent", "tools", "prompts", "retriever")
+SUFFIXES = (".py", ".md", ".json", ".jsonl", ".mjs", ".html", ".js", ".css")
 
 
 def test_wheel_contains_every_source_file(tmp_path):
@@ -17,7 +18,8 @@ def test_wheel_contains_every_source_file(tmp_path):
     expected = set()
     for folder in FOLDERS:
         for path in (ROOT / folder).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".md", ".json", ".jsonl", ".mjs", ".html", ".js", ".css"):
+            shipped = path.suffix in SUFFIXES or path.name == "LICENSE"  # data ships with its licence
+            if path.is_file() and "__pycache__" not in path.parts and shipped:
                 expected.add(f"langchain_hugginggpt/{folder}/{path.relative_to(ROOT / folder).as_posix()}")
     missing = sorted(expected - names)
     assert not missing, f"not in the wheel: {missing}"
