@@ -42,8 +42,10 @@ class MediaServer:
     /redirect?to=URL, /loop, /missing   302 to URL, 302 to itself, 404
     """
 
-    def __init__(self) -> None:
+    def __init__(self, tls=None) -> None:
+        """`tls`: an ssl.SSLContext to serve https with (the SNI names clients send are kept in `sni`)."""
         self.requests: list[tuple[str, str]] = []
+        self.sni: list[str] = []
         self.streamed: queue.Queue = queue.Queue()  # (path, bytes sent after the header) per streamed body
         owner = self
 
@@ -103,10 +105,14 @@ class MediaServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
+        self.scheme = "https" if tls else "http"
+        if tls:
+            tls.sni_callback = lambda sock, name, context: self.sni.append(name)
+            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"http://{host}:{self.port}{path}"
+        return f"{self.scheme}://{host}:{self.port}{path}"
 
     def __enter__(self) -> "MediaServer":
         self.thread.start()
