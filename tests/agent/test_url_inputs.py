@@ -134,6 +134,16 @@ def test_an_undeclared_oversized_body_is_cut_off_at_the_default_limit(tmp_path, 
     assert sent < 100 * 2**20  # it was not read to the end
 
 
+def test_a_stalled_download_times_out_and_leaves_nothing(tmp_path, media_server):
+    workspace = Workspace(tmp_path, urls=UrlPolicy(allow_hosts=("127.0.0.1",), timeout=0.5))
+    assert "no answer within 0.5 s" in refused(workspace, media_server.url("/stall"))
+
+
+def test_a_redirect_to_an_invalid_url_is_refused(tmp_path, media_server):
+    message = refused(Workspace(tmp_path, urls=LOCAL), media_server.url("/redirect?to=http://[::1/x"))
+    assert "Invalid URL in location header" in message  # httpx checks it before the redirect is seen
+
+
 @pytest.mark.parametrize("path", ["/secret.txt", "/fake.jpg"])
 def test_a_body_that_is_not_media_is_refused_and_not_stored(path, tmp_path, media_server):
     message = refused(Workspace(tmp_path, urls=LOCAL), media_server.url(path))

@@ -39,6 +39,7 @@ class MediaServer:
     /secret.txt, /fake.jpg              not media (the second claims to be a JPEG)
     /big.png?n=N                        a PNG header then N bytes, with Content-Length
     /endless.png?n=N                    the same without Content-Length (the body ends when the server closes)
+    /stall                              a PNG's first bytes, then silence until `unstall` is set
     /redirect?to=URL, /loop, /missing   302 to URL, 302 to itself, 404
     """
 
@@ -46,6 +47,7 @@ class MediaServer:
         """`tls`: an ssl.SSLContext to serve https with (the SNI names clients send are kept in `sni`)."""
         self.requests: list[tuple[str, str]] = []
         self.sni: list[str] = []
+        self.unstall = threading.Event()
         self.streamed: queue.Queue = queue.Queue()  # (path, bytes sent after the header) per streamed body
         owner = self
 
@@ -66,6 +68,14 @@ class MediaServer:
                     return self.stream(url.path, int(query["n"]), with_length=url.path == "/big.png")
                 if url.path == "/redirect":
                     return self.redirect(query["to"])
+                if url.path == "/stall":  # a PNG's first bytes, then nothing until the test is over
+                    self.send_response(200)
+                    self.send_header("Content-Type", "image/png")
+                    self.end_headers()
+                    self.wfile.write(PNG[:100])
+                    self.wfile.flush()
+                    owner.unstall.wait(60)
+                    return None
                 if url.path == "/loop":
                     return self.redirect("/loop")
                 return self.reply(404, "text/plain", b"no such file")
@@ -119,6 +129,7 @@ class MediaServer:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.unstall.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
