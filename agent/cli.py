@@ -30,7 +30,7 @@ def _agent(args: argparse.Namespace) -> Any:
     from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
     from langchain_hugginggpt.agent.workspace import Workspace
 
-    options: dict[str, Any] = {"workspace": Workspace(args.workspace), "planner": args.planner}
+    options: dict[str, Any] = {"workspace": Workspace(args.workspace, urls=url_policy(args)), "planner": args.planner}
     if args.responder:
         options["responder"] = args.responder
     if args.no_log:
@@ -155,6 +155,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if result.error else 0
 
 
+def add_url_options(parser: argparse.ArgumentParser) -> None:
+    """The URL-input flags, shared by `run`, `chat`, `replay` and `serve`."""
+    parser.add_argument("--allow-url-host", action="append", default=[], metavar="HOST",
+                        help="let URL inputs reach this internal host (name, IP or network such as 10.0.0.0/8; "
+                             "repeatable). Others must resolve to public addresses only")
+    parser.add_argument("--no-url-inputs", action="store_true", help="refuse URL inputs: files must be in the workspace")
+    parser.add_argument("--max-download-mb", type=float, default=50.0, help="largest URL input (default: 50)")
+
+
+def url_policy(args: argparse.Namespace) -> Any:
+    from langchain_hugginggpt.agent.downloads import UrlPolicy
+
+    return UrlPolicy(enabled=not args.no_url_inputs, allow_hosts=tuple(args.allow_url_host),
+                     max_bytes=int(args.max_download_mb * 2**20))
+
+
 def _agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
                         help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
@@ -162,6 +178,7 @@ def _agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--responder", choices=["llm", "template"], default=None)
     parser.add_argument("--workspace", default=".", help="folder that inputs resolve in (default: current)")
     parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
+    add_url_options(parser)
     parser.add_argument("--no-log", action="store_true", help="do not append this run to the run log")
     parser.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")

@@ -109,14 +109,26 @@ class TaskExecutor:
             args = resolve_args(task, results)
         except (ReferenceError_, KeyError) as exc:
             return TaskResult(**base, status="error", error=str(exc), started_at=started, ended_at=time.time())
-        tool = ExpertTool.for_task(task.task, model=model_id, workspace=self.workspace)
+        workspace = self.workspace.for_task()
+        tool = ExpertTool.for_task(task.task, model=model_id, workspace=workspace)
+
+        def work() -> dict[str, Any]:
+            try:
+                return tool.invoke(args, config)
+            finally:
+                workspace.task_files.end()
+
         try:
-            call = asyncio.to_thread(tool.invoke, args, config)
+            call = asyncio.to_thread(work)
             output = await asyncio.wait_for(call, self.task_timeout) if self.task_timeout else await call
-        except asyncio.TimeoutError:
-            # The worker thread cannot be killed; its result is discarded when it ends.
+        except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+            # A thread cannot be killed: the task gets no more output files, and the ones it has
+            # are removed once it ends, so nothing appears after its run has returned.
+            workspace.task_files.abandon()
+            if isinstance(exc, asyncio.CancelledError):
+                raise
             return TaskResult(**base, args=args, status="error", started_at=started, ended_at=time.time(),
-                              error=f"timed out after {self.task_timeout:g} s")
+                              error=f"timed out after {self.task_timeout:g} s; its output files are discarded")
         except Exception as exc:  # every failure becomes a result, never a lost run
             return TaskResult(**base, args=args, status="error", started_at=started, ended_at=time.time(),
                               error=str(exc) or type(exc).__name__)

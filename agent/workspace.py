@@ -1,16 +1,22 @@
 """Where inputs are read from and outputs are written to.
 
-Inputs resolve inside the workspace root and nothing outside it is read; every
-output gets a unique name in the outputs folder, so parallel tasks never clash.
+Inputs resolve inside the workspace root and nothing outside it is read; URL inputs
+are downloaded under the rules of `downloads.py`. Every output gets a unique name in
+the outputs folder, so parallel tasks never clash; a task's outputs are tracked, so
+those of a task that was abandoned (timed out) are removed when it ends.
 """
 
 from __future__ import annotations
 
+import copy
 import mimetypes
+import re
+import threading
 import urllib.parse
-import urllib.request
 import uuid
 from pathlib import Path
+
+from langchain_hugginggpt.agent.downloads import DownloadRefused, UrlPolicy, download
 
 MEDIA_SUFFIXES = {
     "image": {".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".tif", ".tiff"},
@@ -19,23 +25,77 @@ MEDIA_SUFFIXES = {
 }
 
 
+URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
 class WorkspaceError(ValueError):
-    """An input path that does not exist, or lies outside the workspace."""
+    """An input path that does not exist, lies outside the workspace, or a URL input that was refused."""
+
+
+class TaskAbandoned(RuntimeError):
+    """Raised in a task the executor stopped waiting for, when it asks for another output file."""
+
+
+class TaskFiles:
+    """The output files one task was given. Once the task is abandoned it gets no more, and those
+    it has are removed as soon as it has ended (not before: it might still be writing them)."""
+
+    def __init__(self) -> None:
+        self.paths: list[Path] = []
+        self.abandoned = self.ended = False
+        self._lock = threading.Lock()
+
+    def claim(self, path: Path) -> None:
+        with self._lock:
+            if self.abandoned:
+                raise TaskAbandoned("this task was abandoned (it timed out or its run was cancelled); "
+                                    "it writes no more files")
+            self.paths.append(path)
+
+    def abandon(self) -> None:
+        with self._lock:
+            self.abandoned = True
+            if self.ended:
+                self._remove()
+
+    def end(self) -> None:
+        with self._lock:
+            self.ended = True
+            if self.abandoned:
+                self._remove()
+
+    def _remove(self) -> None:
+        for path in self.paths:
+            path.unlink(missing_ok=True)
 
 
 class Workspace:
-    def __init__(self, root: str | Path = ".", outputs: str | Path | None = None) -> None:
+    """`urls` sets which URL inputs are downloaded (default: public hosts only, 50 MB, 30 s)."""
+
+    def __init__(self, root: str | Path = ".", outputs: str | Path | None = None, urls: UrlPolicy | None = None) -> None:
         self.root = Path(root).expanduser().resolve()
         out = Path(outputs) if outputs is not None else self.root / "outputs"
         self.outputs = (out if out.is_absolute() else self.root / out).resolve()
+        self.urls = urls if urls is not None else UrlPolicy()
+        self.task_files: TaskFiles | None = None
 
     def __repr__(self) -> str:
         return f"Workspace(root={str(self.root)!r}, outputs={str(self.outputs)!r})"
 
-    def resolve_input(self, value: str) -> Path:
-        """A path or URL named in a request, as a local file inside the workspace."""
-        if value.startswith(("http://", "https://")):
-            return self.fetch(value)
+    def for_task(self) -> "Workspace":
+        """The same workspace, tracking the outputs of one task in `task_files`."""
+        scoped = copy.copy(self)
+        scoped.task_files = TaskFiles()
+        return scoped
+
+    def resolve_input(self, value: str, kind: str | None = None) -> Path:
+        """A path or URL named in a request, as a local file inside the workspace; `kind`
+        ('image', 'audio', 'video') is what a downloaded file must be."""
+        scheme = URL_SCHEME.match(value)
+        if scheme and scheme.group(1).lower() in ("http", "https"):
+            return self.fetch(value, kind)
+        if scheme and scheme.group(1).lower() != "file":
+            raise WorkspaceError(f"refused {value}: only http and https URLs are downloaded")
         if value.startswith("file://"):
             value = urllib.parse.unquote(urllib.parse.urlparse(value).path)
         # The original web client sent "/examples/a.jpg" meaning "under the public folder".
@@ -53,16 +113,19 @@ class Workspace:
             raise WorkspaceError(f"input file {value!r} not found in the workspace {self.root}")
         return candidate
 
-    def fetch(self, url: str, timeout: float = 30.0) -> Path:
-        """Download a URL input into the workspace, so tasks only ever read local files."""
-        suffix = Path(urllib.parse.urlparse(url).path).suffix or ".bin"
-        target = self.new_output(suffix, folder="downloads")
+    def fetch(self, url: str, kind: str | None = None) -> Path:
+        """Download a URL input into `outputs/downloads`, so tasks only ever read local files."""
         try:
-            with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 (http/https only)
-                target.write_bytes(response.read())
+            return download(url, self.urls, lambda suffix: self.new_output(suffix, folder="downloads"), kind,
+                            self._still_wanted)
+        except DownloadRefused as exc:  # no disk path in the message: it may reach a remote client
+            raise WorkspaceError(str(exc)) from None
         except OSError as exc:
-            raise WorkspaceError(f"could not download {url}: {exc}") from exc
-        return target
+            raise WorkspaceError(f"could not store the download of {url}: {exc.strerror or type(exc).__name__}") from None
+
+    def _still_wanted(self) -> None:
+        if self.task_files is not None and self.task_files.abandoned:
+            raise TaskAbandoned("this task was abandoned (it timed out or its run was cancelled); download stopped")
 
     def new_output(self, suffix: str, folder: str | None = None, stem: str = "") -> Path:
         """A fresh, unique path in the outputs folder (created on demand)."""
@@ -70,8 +133,10 @@ class Workspace:
         directory.mkdir(parents=True, exist_ok=True)
         if not suffix.startswith("."):
             suffix = "." + suffix
-        name = f"{stem + '-' if stem else ''}{uuid.uuid4().hex[:12]}{suffix}"
-        return directory / name
+        path = directory / f"{stem + '-' if stem else ''}{uuid.uuid4().hex[:12]}{suffix}"
+        if self.task_files is not None:
+            self.task_files.claim(path)
+        return path
 
     def _inside(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents or path == self.outputs or self.outputs in path.parents

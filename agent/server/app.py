@@ -35,6 +35,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from langchain_hugginggpt.agent.server.conversations import DB_NAME, ConversationStore
+from langchain_hugginggpt.agent.downloads import UrlPolicy
 from langchain_hugginggpt.agent.workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -68,10 +69,12 @@ def default_agent_factory(llm: str | None = None, **options: Any) -> AgentFactor
 
 def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspace | str | Path | None = None,
                api_key: str | None = None, data_dir: str | Path | None = None,
-               max_upload_bytes: int = 50 * 2**20, max_body_bytes: int = 2 * 2**20) -> FastAPI:
+               max_upload_bytes: int = 50 * 2**20, max_body_bytes: int = 2 * 2**20,
+               urls: UrlPolicy | None = None) -> FastAPI:
     """The app. `agent_factory(workspace)` returns the agent (HuggingGPT or alike); `workspace`
     (default: `<data dir>/workspace`) holds uploads and outputs; `api_key` (default:
-    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversation store."""
+    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversation store; `urls`
+    sets which URL inputs the workspace made here downloads (default: public hosts only)."""
     from langserve import add_routes
 
     from langchain_hugginggpt.agent.schema import HuggingGPTResult
@@ -80,7 +83,7 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
 
     data = Path(data_dir) if data_dir is not None else default_data_dir()
     if not isinstance(workspace, Workspace):
-        workspace = Workspace(workspace if workspace is not None else data / "workspace")
+        workspace = Workspace(workspace if workspace is not None else data / "workspace", urls=urls)
     workspace.root.mkdir(parents=True, exist_ok=True)
     api_key = (api_key if api_key is not None else os.environ.get(API_KEY_ENV)) or None
     agent = (agent_factory or default_agent_factory())(workspace)

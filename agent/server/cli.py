@@ -11,6 +11,7 @@ from typing import Any
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from langchain_hugginggpt.agent.cli import url_policy
     from langchain_hugginggpt.agent.server.app import create_app, default_agent_factory
 
     options: dict[str, Any] = {"planner": args.planner}
@@ -22,7 +23,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         options["candidate_source"] = CatalogCandidates()
     app = create_app(default_agent_factory(args.llm, **options), workspace=args.workspace,
                      api_key=args.api_key, data_dir=args.data_dir,
-                     max_upload_bytes=int(args.max_upload_mb * 2**20))
+                     max_upload_bytes=int(args.max_upload_mb * 2**20), urls=url_policy(args))
     state = app.state.hugginggpt
     logging.getLogger("uvicorn.error").info(
         "HuggingGPT on http://%s:%d/ (workspace %s, auth %s)", args.host, args.port, state.workspace.root,
@@ -32,6 +33,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
+    from langchain_hugginggpt.agent.cli import add_url_options
+
     serve = subparsers.add_parser("serve", help="serve the agent over HTTP, with a chat page")
     serve.add_argument("--host", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8004)
@@ -46,5 +49,6 @@ def add_commands(subparsers: Any) -> None:
                        help="folder for uploads, inputs and outputs, served under /files (default: <data dir>/workspace)")
     serve.add_argument("--data-dir", default=None, help="where conversations are stored (default: the data folder)")
     serve.add_argument("--max-upload-mb", type=float, default=50.0)
+    add_url_options(serve)
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=cmd_serve)

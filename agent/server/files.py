@@ -1,7 +1,7 @@
 """Uploads into the workspace, and workspace files served back.
 
 An upload is accepted when its bytes are an allowed image, audio or video format
-(sniffed from the content: neither the name nor the declared type is trusted). It
+(sniffed from the content by agent/media.py, like URL inputs). It
 is stored under `uploads/` with a sanitised name and the extension of its real
 format, and the reply gives the workspace-relative path to use in a request.
 Serving resolves a path inside the workspace and answers 404 for anything else,
@@ -22,50 +22,13 @@ from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
+from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, allowed_formats, sniff
 from langchain_hugginggpt.agent.workspace import Workspace, media_type
 
 UPLOADS = "uploads"
 CHUNK = 1 << 20
 
-# Media type -> (kind, extension the stored file gets).
-ALLOWED: dict[str, tuple[str, str]] = {
-    "image/png": ("image", ".png"), "image/jpeg": ("image", ".jpg"), "image/gif": ("image", ".gif"),
-    "image/webp": ("image", ".webp"), "image/bmp": ("image", ".bmp"), "image/tiff": ("image", ".tif"),
-    "audio/wav": ("audio", ".wav"), "audio/flac": ("audio", ".flac"), "audio/mpeg": ("audio", ".mp3"),
-    "audio/ogg": ("audio", ".ogg"), "audio/mp4": ("audio", ".m4a"),
-    "video/mp4": ("video", ".mp4"), "video/quicktime": ("video", ".mov"), "video/webm": ("video", ".webm"),
-    "video/x-matroska": ("video", ".mkv"), "video/x-msvideo": ("video", ".avi"),
-}
 _GENERIC_TYPES = {"", "application/octet-stream"}
-
-
-def sniff(head: bytes) -> str | None:
-    """The media type of a file from its first bytes, if it is one of ALLOWED."""
-    riff = head[8:12] if head[:4] == b"RIFF" else b""
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if head.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if head[:6] in (b"GIF87a", b"GIF89a"):
-        return "image/gif"
-    if head[:2] == b"BM" and len(head) >= 18 and int.from_bytes(head[14:18], "little") in (12, 40, 52, 56, 64, 108, 124):
-        return "image/bmp"
-    if head[:4] in (b"II*\x00", b"MM\x00*"):
-        return "image/tiff"
-    if riff in (b"WEBP", b"WAVE", b"AVI "):
-        return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}[riff]
-    if head.startswith(b"fLaC"):
-        return "audio/flac"
-    if head.startswith(b"OggS"):
-        return "audio/ogg"
-    if head.startswith(b"ID3") or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
-        return "audio/mpeg"
-    if head[4:8] == b"ftyp":
-        brand = head[8:12]
-        return "audio/mp4" if brand in (b"M4A ", b"M4B ") else "video/quicktime" if brand == b"qt  " else "video/mp4"
-    if head.startswith(b"\x1a\x45\xdf\xa3"):
-        return "video/webm" if b"webm" in head[:64] else "video/x-matroska"
-    return None
 
 
 def safe_name(filename: str | None, extension: str) -> str:
@@ -128,11 +91,11 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -
     declared = (file.content_type or "").split(";")[0].strip().lower()
     if declared not in _GENERIC_TYPES and declared.split("/")[0] not in ("image", "audio", "video"):
         raise HTTPException(415, f"uploads must be images, audio or video; {file.filename!r} was sent as {declared!r}")
-    head = await file.read(64)
+    head = await file.read(SNIFF_BYTES)
     detected = sniff(head)
     if detected is None:
-        allowed = ", ".join(sorted(ext.lstrip(".") for _, ext in ALLOWED.values()))
-        raise HTTPException(415, f"{file.filename!r} is not an image, audio or video file in an allowed format ({allowed})")
+        raise HTTPException(415, f"{file.filename!r} is not an image, audio or video file in an allowed format "
+                                 f"({allowed_formats()})")
     kind, extension = ALLOWED[detected]
     folder = workspace.root / UPLOADS
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,58 @@
+"""Which media files the agent accepts from outside, recognised by their bytes.
+
+Uploads (server) and URL inputs (downloads) both keep a file only when its first
+bytes are an allowed image, audio or video format: neither the name nor the
+declared type is trusted.
+"""
+
+from __future__ import annotations
+
+SNIFF_BYTES = 64  # enough for every signature below
+
+# Media type -> (kind, extension the stored file gets).
+ALLOWED: dict[str, tuple[str, str]] = {
+    "image/png": ("image", ".png"), "image/jpeg": ("image", ".jpg"), "image/gif": ("image", ".gif"),
+    "image/webp": ("image", ".webp"), "image/bmp": ("image", ".bmp"), "image/tiff": ("image", ".tif"),
+    "audio/wav": ("audio", ".wav"), "audio/flac": ("audio", ".flac"), "audio/mpeg": ("audio", ".mp3"),
+    "audio/ogg": ("audio", ".ogg"), "audio/mp4": ("audio", ".m4a"),
+    "video/mp4": ("video", ".mp4"), "video/quicktime": ("video", ".mov"), "video/webm": ("video", ".webm"),
+    "video/x-matroska": ("video", ".mkv"), "video/x-msvideo": ("video", ".avi"),
+}
+
+
+def sniff(head: bytes) -> str | None:
+    """The media type of a file from its first bytes, if it is one of ALLOWED."""
+    riff = head[8:12] if head[:4] == b"RIFF" else b""
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if head[:2] == b"BM" and len(head) >= 18 and int.from_bytes(head[14:18], "little") in (12, 40, 52, 56, 64, 108, 124):
+        return "image/bmp"
+    if head[:4] in (b"II*\x00", b"MM\x00*"):
+        return "image/tiff"
+    if riff in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}[riff]
+    if head.startswith(b"fLaC"):
+        return "audio/flac"
+    if head.startswith(b"OggS"):
+        return "audio/ogg"
+    if head.startswith(b"ID3") or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
+        return "audio/mpeg"
+    if head[4:8] == b"ftyp":
+        brand = head[8:12]
+        return "audio/mp4" if brand in (b"M4A ", b"M4B ") else "video/quicktime" if brand == b"qt  " else "video/mp4"
+    if head.startswith(b"\x1a\x45\xdf\xa3"):
+        return "video/webm" if b"webm" in head[:64] else "video/x-matroska"
+    return None
+
+
+def serves_as(media: str, kind: str) -> bool:
+    """Whether a file of this media type fits an input slot of this kind (a GIF is also a video)."""
+    return ALLOWED[media][0] == kind or (media == "image/gif" and kind == "video")
+
+
+def allowed_formats() -> str:
+    return ", ".join(sorted(ext.lstrip(".") for _, ext in ALLOWED.values()))
