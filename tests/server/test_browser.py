@@ -8,24 +8,10 @@ tests/server/artifacts/chat-page.png.
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PIL import Image
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from .conftest import API_KEY, canny, fetch_image, shape_image, upload
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-ARTIFACTS = Path(__file__).parent / "artifacts"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
+from .conftest import API_KEY, ARTIFACTS, canny, fetch_image, shape_image, upload
 
 
 def test_chat_page_uploads_streams_and_shows_the_produced_image(browser, server, client, tmp_path):
