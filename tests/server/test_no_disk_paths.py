@@ -7,11 +7,13 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
+
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
 from langchain_hugginggpt.agent.workspace import Workspace
 
-from .conftest import scripted_agent, shape_image, upload
+from .conftest import canny, fetch_image, scripted_agent, shape_image, upload
 
 TOP_LEVEL = set(os.listdir("/"))
 ABSOLUTE = re.compile(r"(?<![\w.~/-])/([^/\s\"'<>\\]+)")
@@ -112,3 +114,19 @@ def test_failures_name_no_path(start_server, tmp_path):
         health = http.get("/health")
         check([("health", health)], no_model)
         assert "model file absent.gguf not found" in health.json()["llm"]["detail"]
+
+
+def test_urls_a_client_sends_back_name_the_workspace_files(server, client, tmp_path):
+    """The original client keeps the chat log and sends it back: the /files/... URLs in an
+    earlier answer name the files the next request works on."""
+    source = shape_image(tmp_path / "twice.png", 8)
+    image = upload(client, source)
+    first = client.post("/hugginggpt", json={"messages": [{"role": "user", "content": f"edges of {image['path']}"}]}).json()
+    url = first["files"][0]["url"]
+    assert url in first["message"]
+    second = client.post("/hugginggpt", json={"messages": [
+        {"role": "user", "content": f"edges of {image['path']}"}, {"role": "assistant", "content": first["message"]},
+        {"role": "user", "content": "again"}]}).json()
+    assert second["files"], second
+    again = fetch_image(client, second["files"][0]["url"])
+    assert np.array_equal(again, canny(server.workspace.root / first["files"][0]["path"]))
