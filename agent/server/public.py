@@ -112,15 +112,13 @@ class PublicPathsMiddleware:
                 return await send(message)
             buffered.append(message.get("body", b""))
             more = message.get("more_body", False)
-            if kind == "events":  # rewrite each complete event, as it comes
+            if kind == "events":  # rewrite each complete line, as it comes
                 data = b"".join(buffered)
-                cut = max(data.rfind(b"\n\n"), data.rfind(b"\r\n\r\n"))
-                if cut < 0 and more:
-                    buffered[:] = [data]
-                    return
-                ready, rest = (data, b"") if not more or cut < 0 else (data[:cut + 2], data[cut + 2:])
-                buffered[:] = [rest]
-                return await send({**message, "body": _rewrite_events(ready, paths)})
+                cut = len(data) if not more else data.rfind(b"\n") + 1
+                buffered[:] = [data[cut:]]
+                if cut or not more:  # the last message always goes: it ends the response
+                    await send({**message, "body": _rewrite_events(data[:cut], paths)})
+                return None
             if more:
                 return None
             body = _rewrite_body(b"".join(buffered), kind, paths)
