@@ -10,7 +10,9 @@ Routes (with an API key set, all but GET /health and the page's static shell nee
   /conversations[/{id}[/messages]]                        chat logs kept on the server (SQLite)
   GET /health                                             which LLM and which experts are ready
   GET /                                                   the chat page (static/)
-Every error is JSON: `{"error": message, "status": code}`, never a stack trace.
+Every error is JSON: `{"error": message, "status": code}`, never a stack trace. No response
+names a path of the server's disk (public.py). Browser pages on the allowed origins
+(default: loopback, any port) may call every route; preflights are answered before auth.
 """
 
 from __future__ import annotations
