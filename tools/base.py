@@ -18,6 +18,16 @@ from langchain_hugginggpt.agent.workspace import Workspace, WorkspaceError
 from langchain_hugginggpt.tools.tasks import TaskSpec, get_task
 
 
+def module_installed(name: str) -> bool:
+    """Whether a module can be imported, without importing it. A module another thread is
+    importing right now sits in sys.modules with no spec yet (cv2 does this), where
+    find_spec raises ValueError: it is installed."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ValueError:
+        return True
+
+
 class ExpertError(ToolException):
     """A task could not run; the message names the task, the model and the cause."""
 
@@ -71,7 +81,7 @@ class Engine(ABC):
 
     def unavailable_reason(self) -> str | None:
         """None when this engine can run here now, else why not (cheap: no model load)."""
-        missing = [m for m in self.requires if importlib.util.find_spec(m) is None]
+        missing = [m for m in self.requires if not module_installed(m)]
         if missing:
             hint = f"pip install 'langchain-hugginggpt[{self.extra}]'" if self.extra else f"pip install {' '.join(missing)}"
             return f"missing Python module(s) {', '.join(missing)}: {hint}"

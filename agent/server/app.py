@@ -10,7 +10,9 @@ Routes (with an API key set, all but GET /health and the page's static shell nee
   /conversations[/{id}[/messages]]                        chat logs kept on the server (SQLite)
   GET /health                                             which LLM and which experts are ready
   GET /                                                   the chat page (static/)
-Every error is JSON: `{"error": message, "status": code}`, never a stack trace.
+Every error is JSON: `{"error": message, "status": code}`, never a stack trace. No response
+names a path of the server's disk (public.py). Browser pages on the allowed origins
+(default: loopback, any port) may call every route; preflights are answered before auth.
 """
 
 from __future__ import annotations
@@ -18,24 +20,29 @@ from __future__ import annotations
 import asyncio
 import hmac
 import importlib.util
+import json
 import logging
 import os
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
 
-from langchain_hugginggpt.agent.server.conversations import DB_NAME, ConversationStore
 from langchain_hugginggpt.agent.downloads import UrlPolicy
+from langchain_hugginggpt.agent.server.conversations import DB_NAME, ConversationStore
+from langchain_hugginggpt.agent.server.public import PublicPaths, PublicPathsMiddleware
 from langchain_hugginggpt.agent.workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -44,6 +51,8 @@ API_KEY_ENV = "HUGGINGGPT_API_KEY"
 COOKIE = "hugginggpt_key"  # the page stores the key here so <img src="/files/..."> is authorised too
 STATIC = Path(__file__).parent / "static"
 PUBLIC = {("GET", "/health"), ("GET", "/"), ("GET", "/favicon.ico")}
+# Pages served from this machine on any port (a dev server of the web client, this server itself).
+LOOPBACK_ORIGIN = r"https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\Z"
 AgentFactory = Callable[[Workspace], Any]
 
 
@@ -54,6 +63,8 @@ class ServerState:
     store: ConversationStore
     max_upload_bytes: int
     api_key: str | None
+    public: PublicPaths
+    sse_ping_seconds: float = 15.0
 
 
 def default_agent_factory(llm: str | None = None, **options: Any) -> AgentFactory:
@@ -70,11 +81,15 @@ def default_agent_factory(llm: str | None = None, **options: Any) -> AgentFactor
 def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspace | str | Path | None = None,
                api_key: str | None = None, data_dir: str | Path | None = None,
                max_upload_bytes: int = 50 * 2**20, max_body_bytes: int = 2 * 2**20,
-               urls: UrlPolicy | None = None) -> FastAPI:
+               urls: UrlPolicy | None = None, cors_origins: Sequence[str] | None = None,
+               sse_ping_seconds: float = 15.0) -> FastAPI:
     """The app. `agent_factory(workspace)` returns the agent (HuggingGPT or alike); `workspace`
     (default: `<data dir>/workspace`) holds uploads and outputs; `api_key` (default:
     $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversation store; `urls`
-    sets which URL inputs the workspace made here downloads (default: public hosts only)."""
+    sets which URL inputs the workspace made here downloads (default: public hosts only);
+    `cors_origins` are the browser origins allowed to call it (`"*"`: any; default: the
+    loopback origins on any port; empty: none); `sse_ping_seconds` spaces the keep-alive
+    comments of the conversation event stream."""
     from langserve import add_routes
 
     from langchain_hugginggpt.agent.schema import HuggingGPTResult
@@ -87,20 +102,49 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     workspace.root.mkdir(parents=True, exist_ok=True)
     api_key = (api_key if api_key is not None else os.environ.get(API_KEY_ENV)) or None
     agent = (agent_factory or default_agent_factory())(workspace)
-    state = ServerState(agent, workspace, ConversationStore(data / DB_NAME), max_upload_bytes, api_key)
+    public = PublicPaths(workspace, private=[data])
+    state = ServerState(agent, workspace, ConversationStore(data / DB_NAME), max_upload_bytes, api_key, public,
+                        sse_ping_seconds)
 
     app = FastAPI(title="HuggingGPT", version="0.1.0",
                   description="HuggingGPT on LangChain: plan, select models, run them, answer.")
     app.state.hugginggpt = state
+    # Outermost last: CORS answers preflights before auth; no response leaves with a disk path.
     app.add_middleware(Guard, api_key=api_key, max_body_bytes=max_body_bytes,
                        max_upload_bytes=max_upload_bytes + 64 * 1024)  # room for the multipart framing
+    app.add_middleware(PublicPathsMiddleware, paths=public)
+    _add_cors(app, cors_origins)
     _add_error_handlers(app)
     # The compatible POST /hugginggpt is an exact path; LangServe's routes live under /hugginggpt/...
     app.include_router(routes.router)
     app.include_router(files.router)
-    add_routes(app, agent, path="/hugginggpt", output_type=HuggingGPTResult, serializer=_serializer())
+    add_routes(app, agent, path="/hugginggpt", output_type=HuggingGPTResult, serializer=_serializer(),
+               dependencies=[Depends(_batch_inputs_checker(agent))])
     _add_health_and_page(app, state)
     return app
+
+
+def _batch_inputs_checker(agent: Any) -> Callable:
+    """LangServe validates batch inputs outside its error translation (a 500 for `"inputs": "x"`):
+    check them first, as invoke does its input (a 422 naming the field)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    inputs = TypeAdapter(list[agent.input_schema])
+
+    async def check(request: Request) -> None:
+        if request.method != "POST" or not request.url.path.endswith("/batch"):
+            return
+        try:
+            body = await request.json()
+        except ValueError:
+            return  # LangServe answers invalid JSON itself
+        if isinstance(body, dict) and "inputs" in body:
+            try:
+                inputs.validate_python(body["inputs"])
+            except ValidationError as exc:
+                raise RequestValidationError([{**e, "loc": ("body", "inputs", *e["loc"])} for e in exc.errors()]) from None
+
+    return check
 
 
 def _serializer() -> Any:
@@ -113,6 +157,17 @@ def _serializer() -> Any:
             return orjson.dumps(obj, default=default, option=orjson.OPT_NON_STR_KEYS)
 
     return Serializer()
+
+
+def _add_cors(app: FastAPI, origins: Sequence[str] | None) -> None:
+    """Browser pages on other origins (the original HuggingGPT web client) may call the API:
+    the listed origins, `*` for any, by default the loopback ones on any port."""
+    if origins is not None and not origins:
+        return
+    exact = [] if origins is None else ["*"] if "*" in origins else [o.rstrip("/") for o in origins]
+    app.add_middleware(CORSMiddleware, allow_origins=exact, allow_origin_regex=LOOPBACK_ORIGIN if origins is None else None,
+                       allow_methods=["GET", "POST", "DELETE"], allow_headers=["Authorization", "Content-Type"],
+                       max_age=600)
 
 
 class Guard:
@@ -139,6 +194,8 @@ class Guard:
         if declared.isdigit() and int(declared) > limit:
             return await _error(413, f"the request body is larger than the limit of {limit} bytes")(scope, receive, send)
         received = 0
+        check_text = path != "/files" and method in ("POST", "PUT", "PATCH")
+        body = bytearray()
 
         async def limited_receive() -> dict:
             nonlocal received
@@ -146,6 +203,10 @@ class Guard:
             received += len(message.get("body", b""))
             if received > limit:  # a chunked body with no Content-Length
                 raise HTTPException(413, f"the request body is larger than the limit of {limit} bytes")
+            if check_text and message["type"] == "http.request":
+                body.extend(message.get("body", b""))
+                if not message.get("more_body") and (problem := lone_surrogate(bytes(body))):
+                    raise HTTPException(422, problem)
             return message
 
         await self.app(scope, limited_receive, send)
@@ -153,9 +214,42 @@ class Guard:
     def _authorised(self, headers: dict[str, str]) -> bool:
         scheme, _, token = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token:
-            cookie = SimpleCookie(headers.get("cookie", "")).get(COOKIE)
-            token = cookie.value if cookie else ""
+            # The page writes the cookie with encodeURIComponent (a key may hold '+', '/', '=').
+            token = unquote(cookie_parser(headers.get("cookie", "")).get(COOKIE, ""))
         return bool(token) and hmac.compare_digest(token.strip().encode(), self.api_key.encode())
+
+
+def lone_surrogate(body: bytes) -> str | None:
+    """Why a JSON body's text is not Unicode: a `\\udXXX` escape with no partner (JSON allows
+    it, UTF-8 cannot hold it, so it would fail deep in the pipeline or the store)."""
+    if not re.search(rb"\\u[dD][89a-fA-F]", body):
+        return None
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None  # not JSON: the route says so
+    for where, text in _strings(value, ()):
+        if (found := _SURROGATE.search(text)) is not None:
+            field = ".".join(("body", *map(str, where)))
+            return (f"invalid request: {field}: the text holds a lone UTF-16 surrogate "
+                    f"(\\u{ord(found.group()):04x}) at character {found.start()}, which is not valid Unicode")
+    return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _strings(value: Any, where: tuple) -> Any:
+    """(location, string) for every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key, where)
+            yield from _strings(item, (*where, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _strings(item, (*where, i))
 
 
 def _public(method: str, path: str) -> bool:
@@ -195,7 +289,8 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
         logger.exception("unhandled error on %s %s", request.method, request.url.path)
-        return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+        # Sent from outside the middlewares: hide disk paths here too.
+        return _error(500, request.app.state.hugginggpt.public.text(f"internal error: {type(exc).__name__}: {exc}"))
 
 
 def _validation_message(errors: Any) -> str:

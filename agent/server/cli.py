@@ -23,7 +23,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         options["candidate_source"] = CatalogCandidates()
     app = create_app(default_agent_factory(args.llm, **options), workspace=args.workspace,
                      api_key=args.api_key, data_dir=args.data_dir,
-                     max_upload_bytes=int(args.max_upload_mb * 2**20), urls=url_policy(args))
+                     max_upload_bytes=int(args.max_upload_mb * 2**20), urls=url_policy(args),
+                     cors_origins=args.cors_origin)
     state = app.state.hugginggpt
     logging.getLogger("uvicorn.error").info(
         "HuggingGPT on http://%s:%d/ (workspace %s, auth %s)", args.host, args.port, state.workspace.root,
@@ -50,5 +51,8 @@ def add_commands(subparsers: Any) -> None:
     serve.add_argument("--data-dir", default=None, help="where conversations are stored (default: the data folder)")
     serve.add_argument("--max-upload-mb", type=float, default=50.0)
     add_url_options(serve)
+    serve.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",
+                       help="a browser origin allowed to call the API, e.g. http://example.com:3000; repeat for "
+                            "more; '*' allows any (default: http(s)://localhost, 127.0.0.1 and [::1] on any port)")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=cmd_serve)

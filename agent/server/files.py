@@ -72,9 +72,12 @@ def served_file(workspace: Workspace, rel: str) -> Path:
     if parts[0] == "outputs" and not workspace.outputs.is_relative_to(workspace.root):
         candidates.append(workspace.outputs.joinpath(*parts[1:]))
     for candidate in candidates:
-        path = candidate.resolve()
-        if relative_path(workspace, path) is not None and path.is_file():
-            return path
+        try:
+            path = candidate.resolve()
+            if relative_path(workspace, path) is not None and path.is_file():
+                return path
+        except OSError:  # a name too long for the file system, a loop of links: no such file
+            continue
     raise FileNotFoundError(rel)
 
 
@@ -135,7 +138,8 @@ async def get_file(request: Request, rel: str) -> FileResponse:
     try:
         path = served_file(workspace, rel)
     except FileNotFoundError:
-        raise HTTPException(404, f"no file {rel!r} in the workspace") from None
+        shown = rel if len(rel) <= 120 else rel[:100] + f"... ({len(rel)} characters)"
+        raise HTTPException(404, f"no file {shown!r} in the workspace") from None
     media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     # Served files are data: never run them as a page of this origin.
     return FileResponse(path, media_type=media, headers={"X-Content-Type-Options": "nosniff",

@@ -9,19 +9,23 @@ the stages as server-sent events; the chat page uses it.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse
 
 from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent
 from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound
 from langchain_hugginggpt.agent.server.files import media_entry, relative_path
 from langchain_hugginggpt.agent.workspace import WorkspaceError, media_type
 
+logger = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -73,8 +77,11 @@ def _turn(request: Request, body: MessagesRequest) -> Turn:
     if not last.content.strip():
         raise HTTPException(400, "the request (the last message) is empty")
     conversation = _conversation(request, body.conversation_id) if body.conversation_id else None
-    history = (conversation.chat_history() if conversation else []) + [m.model_dump() for m in earlier]
-    return Turn(last.content.strip(), history, conversation)
+    # A client sends back the answers it got: their /files/... URLs name workspace files.
+    local = _state(request).public.to_workspace
+    history = (conversation.chat_history() if conversation else []) + [
+        {"role": m.role, "content": local(m.content)} for m in earlier]
+    return Turn(local(last.content.strip()), history, conversation)
 
 
 def _record(request: Request, turn: Turn, result: HuggingGPTResult) -> None:
@@ -173,7 +180,7 @@ async def delete_conversation(request: Request, conversation_id: str) -> Respons
              responses={200: {"content": {"text/event-stream": {}},
                               "description": "One event per stage: plan, selection, task, answer_chunk, answer, "
                                              "result (the full HuggingGPTResult), error."}})
-async def send_message(request: Request, conversation_id: str, body: ChatMessage) -> StreamingResponse:
+async def send_message(request: Request, conversation_id: str, body: ChatMessage) -> EventSourceResponse:
     """Add a message to a conversation and stream the stages as server-sent events."""
     conversation = _conversation(request, conversation_id)
     if not body.content.strip():
@@ -187,19 +194,40 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
             attached.append(relative_path(workspace, workspace.resolve_input(name)))
         except WorkspaceError as exc:
             raise HTTPException(400, str(exc)) from None
-    text = body.content.strip() + (f" (attached: {', '.join(attached)})" if attached else "")
+    text = _state(request).public.to_workspace(body.content.strip())
+    text += f" (attached: {', '.join(attached)})" if attached else ""
     turn = Turn(text, conversation.chat_history(), conversation, attached)
-    return StreamingResponse(_events(request, turn), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    # sse-starlette: keep-alive comments while a task runs, and it sees a client that left.
+    return EventSourceResponse(_events(request, turn), ping=_state(request).sse_ping_seconds)
 
 
-async def _events(request: Request, turn: Turn) -> AsyncIterator[str]:
+async def _events(request: Request, turn: Turn) -> AsyncIterator[dict[str, str]]:
+    """The turn runs on its own, so a client that leaves stops the stream, not the turn:
+    it is still recorded in the conversation."""
+    queue: asyncio.Queue[dict[str, str] | None] = asyncio.Queue()
+    run = asyncio.create_task(_run_turn(request, turn, queue.put_nowait))
+    _RUNNING.add(run)
+    run.add_done_callback(_RUNNING.discard)
     yield _sse("conversation", {"id": turn.conversation.id, "request": turn.request})
-    async for event in _state(request).agent.astream(turn.input):
-        data = _with_media(request, event)
-        if event.kind == "result":
-            _record(request, turn, HuggingGPTResult.model_validate(event.data))
-        yield _sse(event.kind, data)
+    while (event := await queue.get()) is not None:
+        yield event
+
+
+_RUNNING: set[asyncio.Task] = set()  # turns still running (a task only weakly referenced may vanish)
+
+
+async def _run_turn(request: Request, turn: Turn, emit: Callable[[dict[str, str] | None], None]) -> None:
+    try:
+        async for event in _state(request).agent.astream(turn.input):
+            data = _with_media(request, event)
+            if event.kind == "result":
+                _record(request, turn, HuggingGPTResult.model_validate(event.data))
+            emit(_sse(event.kind, data))
+    except Exception as exc:
+        logger.exception("conversation turn failed")
+        emit(_sse("error", {"error": f"{type(exc).__name__}: {exc}"}))
+    finally:
+        emit(None)
 
 
 def _with_media(request: Request, event: StageEvent) -> dict[str, Any]:
@@ -212,5 +240,5 @@ def _with_media(request: Request, event: StageEvent) -> dict[str, Any]:
     return event.data
 
 
-def _sse(kind: str, data: dict[str, Any]) -> str:
-    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
+def _sse(kind: str, data: dict[str, Any]) -> dict[str, str]:
+    return {"event": kind, "data": json.dumps(data, ensure_ascii=False, default=str)}

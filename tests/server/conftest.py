@@ -27,6 +27,10 @@ from ..agent.scripted import ScriptedChat  # noqa: E402
 
 IMAGE_RE = re.compile(r"[\w./-]+\.(?:png|jpg)")
 API_KEY = "test-key-0123456789"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARTIFACTS = Path(__file__).parent / "artifacts"  # screenshots (git-ignored)
 
 
 def plan_reply(messages) -> str:
@@ -112,6 +116,17 @@ def start_server(tmp_path_factory):
 def server(start_server) -> LiveServer:
     """The shared server: no auth, a 200 kB upload limit."""
     return start_server(max_upload_bytes=200_000)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,10 @@
 """With an API key, every route but /health (and the page's static shell) needs it."""
 
+from urllib.parse import quote
+
 import pytest
 
-from .conftest import API_KEY, shape_image
+from .conftest import API_KEY, shape_image, upload
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +60,18 @@ def test_key_from_the_environment(start_server, monkeypatch):
     with live.client() as http:
         assert http.post("/conversations").status_code == 401
         assert http.post("/conversations", headers={"Authorization": "Bearer from-env"}).status_code == 201
+
+
+def test_cookie_with_a_url_encoded_key(start_server, tmp_path):
+    """The page writes the cookie with encodeURIComponent: a key with '+', '/' or '=' arrives encoded."""
+    key = "k+y/with=signs=="
+    live = start_server(api_key=key)
+    with live.client(headers={"Authorization": f"Bearer {key}"}) as http:
+        stored = upload(http, shape_image(tmp_path / "c.png", 3))
+    encoded = quote(key, safe="-_.!~*'()")  # what encodeURIComponent makes of it
+    assert encoded == "k%2By%2Fwith%3Dsigns%3D%3D"
+    with live.client() as http:
+        for cookie in (f"hugginggpt_key={encoded}", f"other=1; hugginggpt_key={encoded}", f"hugginggpt_key={key}"):
+            assert http.get(stored["url"], headers={"Cookie": cookie}).status_code == 200, cookie
+        for cookie in ("hugginggpt_key=k%2By", "hugginggpt_key=k+y/with=signs=", "hugginggpt_key="):
+            assert http.get(stored["url"], headers={"Cookie": cookie}).status_code == 401, cookie

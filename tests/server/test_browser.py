@@ -8,24 +8,10 @@ tests/server/artifacts/chat-page.png.
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PIL import Image
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from .conftest import API_KEY, canny, fetch_image
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-ARTIFACTS = Path(__file__).parent / "artifacts"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
+from .conftest import API_KEY, ARTIFACTS, canny, fetch_image, shape_image, upload
 
 
 def test_chat_page_uploads_streams_and_shows_the_produced_image(browser, server, client, tmp_path):
@@ -69,15 +55,25 @@ def test_chat_page_uploads_streams_and_shows_the_produced_image(browser, server,
     assert np.array_equal(edges, canny(photo))  # the page shows the edge map of the photo it sent
 
 
-def test_chat_page_asks_for_the_key_when_auth_is_on(browser, start_server):
-    locked = start_server(api_key=API_KEY)
+def test_chat_page_asks_for_the_key_when_auth_is_on(browser, start_server, tmp_path):
+    key = API_KEY + "+/=="  # written URL-encoded into the cookie that authorises <img> loads
+    locked = start_server(api_key=key)
+    with locked.client(headers={"Authorization": f"Bearer {key}"}) as http:
+        stored = upload(http, shape_image(tmp_path / "keyed.png", 4))
     page = browser.new_page()
     page.goto(locked.url + "/")
     expect(page.locator("#key-form")).to_be_visible()
-    page.fill("#api-key", API_KEY)
+    page.fill("#api-key", key)
     page.click("#key-form button")
     expect(page.locator("#key-form")).to_be_hidden()
     page.fill("#request", "hello")
     page.click("#send")
     expect(page.locator(".turn.assistant.done .answer")).to_have_text("Hello! Send me an image for an edge map.")
+    size = page.evaluate("""url => new Promise(done => {
+        const img = new Image();
+        img.onload = () => done([img.naturalWidth, img.naturalHeight]);
+        img.onerror = () => done(null);
+        img.src = url;
+    })""", stored["url"])
+    assert size == list(Image.open(tmp_path / "keyed.png").size)
     page.close()

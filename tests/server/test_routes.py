@@ -146,3 +146,37 @@ def test_failures_are_json_without_stack_traces(start_server):
         assert crashed.status_code == 500 and crashed.headers["content-type"] == "application/json"
         body = crashed.json()
         assert body["error"].startswith("internal error: ProgrammingError") and "Traceback" not in json.dumps(body)
+
+
+def test_lone_surrogates_are_a_clear_422_before_anything_runs(client, server):
+    """JSON may spell a lone UTF-16 surrogate ("\\ud800"); no UTF-8 text can hold one."""
+    bad = "edges of a.png \ud800"
+    cid = client.post("/conversations").json()["id"]
+    server.agent.llm.calls.clear()
+    for path, body in [("/tasks", {"messages": [{"role": "user", "content": bad}]}),
+                       ("/results", {"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": bad}]}),
+                       ("/hugginggpt", {"conversation_id": cid, "messages": [{"role": "user", "content": bad}]}),
+                       ("/hugginggpt/invoke", {"input": {"request": bad}}),
+                       ("/hugginggpt/stream", {"input": {"request": "x", "chat_history": [{"role": "user", "content": bad}]}}),
+                       (f"/conversations/{cid}/messages", {"content": bad})]:
+        reply = client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+        assert reply.status_code == 422, (path, reply.text)
+        error = reply.json()["error"]
+        assert error.startswith("invalid request: body.") and "lone UTF-16 surrogate (\\ud800)" in error, error
+    assert server.agent.llm.calls == []  # refused before the pipeline ran
+    assert client.get(f"/conversations/{cid}").json()["messages"] == []
+    # A surrogate pair is a real character (an emoji), and the turn is kept.
+    pair = json.dumps({"conversation_id": cid, "messages": [{"role": "user", "content": "hi \U0001f600"}]})
+    assert "\\ud83d\\ude00" in pair
+    kept = client.post("/hugginggpt", content=pair, headers={"content-type": "application/json"})
+    assert kept.status_code == 200, kept.text
+    assert client.get(f"/conversations/{cid}").json()["messages"][0]["content"] == "hi \U0001f600"
+
+
+def test_batch_inputs_must_be_a_list_of_inputs(client):
+    for inputs, where in (("x", "body.inputs: Input should be a valid list"),
+                          ([{"request": "hello"}, "x"], "body.inputs.1: Input should be a valid dictionary"),
+                          ([{"requests": "hello"}], "body.inputs.0.request: Field required")):
+        reply = client.post("/hugginggpt/batch", json={"inputs": inputs})
+        assert reply.status_code == 422, reply.text
+        assert reply.json()["error"].startswith(f"invalid request: {where}"), reply.json()["error"]

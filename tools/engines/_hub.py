@@ -180,9 +180,9 @@ class TransformersEngine(HubEngine):
     needs: ClassVar[tuple[str, ...]] = ()  # modules this checkpoint needs beyond the extra (e.g. timm)
 
     def check_resources(self) -> str | None:
-        import importlib.util
+        from langchain_hugginggpt.tools.base import module_installed
 
-        missing = [m for m in self.needs if importlib.util.find_spec(m) is None]
+        missing = [m for m in self.needs if not module_installed(m)]
         if missing:
             return f"{self.model_id} needs the Python module(s) {', '.join(missing)}: pip install {' '.join(missing)}"
         return super().check_resources()
