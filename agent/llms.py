@@ -142,7 +142,8 @@ def read_json(text: str) -> JSONReply:
     text = text.strip()
     deepest, unclosed = _bracket_scan(text)
     if deepest > MAX_JSON_DEPTH:
-        raise LLMJSONError(f"the LLM reply nests brackets {deepest} deep (at most {MAX_JSON_DEPTH} are read): {text[:80]!r}")
+        raise LLMJSONError(f"the LLM reply nests brackets {deepest} deep (at most {MAX_JSON_DEPTH} are read): "
+                           f"{text[:80]!r}")
     candidates = [text] + _FENCE.findall(text)
     # In a cut-off reply, the span from the first { to the last } is only its first
     # task: that slice would shorten the plan without a word.
@@ -159,7 +160,8 @@ def read_json(text: str) -> JSONReply:
         try:
             value = json_repair.repair_json(text, return_objects=True, skip_json_loads=True)
         except Exception as exc:  # noqa: BLE001 - whatever the mender trips on, the reply is unreadable
-            raise LLMJSONError(f"the LLM reply is not JSON ({type(exc).__name__} while mending it): {text[:200]!r}") from exc
+            raise LLMJSONError(f"the LLM reply is not JSON ({type(exc).__name__} while mending it): "
+                               f"{text[:200]!r}") from exc
         if isinstance(value, (list, dict)):
             return JSONReply(value, repaired=True, unclosed=tuple((bracket, n) for bracket, n in unclosed))
     raise LLMJSONError(f"the LLM reply is not JSON: {text[:200]!r}")

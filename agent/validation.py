@@ -59,8 +59,10 @@ class PlanTruncated(PlanError):
 
     def __init__(self, tasks: list[Any], reason: str = ""):
         self.tasks = tasks
-        kept = ", ".join(_describe_item(item) for item in tasks[:8]) + (f" and {len(tasks) - 8} more" if len(tasks) > 8 else "")
-        where = f"after {len(tasks)} complete task(s); tasks kept: {kept}" if tasks else "before its first task was complete"
+        kept = ", ".join(_describe_item(item) for item in tasks[:8])
+        kept += f" and {len(tasks) - 8} more" if len(tasks) > 8 else ""
+        where = (f"after {len(tasks)} complete task(s); tasks kept: {kept}" if tasks
+                 else "before its first task was complete")
         super().__init__([(None, f"the plan was cut off{reason} {where}; a cut-off plan may lack tasks the request "
                                  f"needs, so it is not run")])
 
@@ -85,7 +87,8 @@ def plan_from_items(items: list) -> Plan:
         if isinstance(item, Task):
             built.append(item)
         elif not isinstance(item, dict):
-            problems.append((None, f"plan item {index} is not a task object but the {type(item).__name__} {str(item)[:60]!r}"))
+            problems.append((None, f"plan item {index} is not a task object but the "
+                                   f"{type(item).__name__} {str(item)[:60]!r}"))
         else:
             try:
                 built.append(Task.model_validate(item))
