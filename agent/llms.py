@@ -15,7 +15,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from typing import Any
+
+import json_repair
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -107,22 +110,103 @@ def json_llm(llm: BaseChatModel, schema: dict[str, Any], name: str = "output") -
 
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+# Plans and model choices nest 3-4 levels; anything far deeper is not one, and
+# would overflow the recursive JSON parsers (`"[" * 100000`).
+MAX_JSON_DEPTH = 32
 
 
-def parse_json(text: str) -> Any:
-    """The JSON value in an LLM reply: the whole text, a fenced block, or the outermost [...] / {...}."""
+class LLMJSONError(ValueError):
+    """An LLM reply holds no JSON value that can be read."""
+
+
+@dataclass(frozen=True)
+class JSONReply:
+    """The JSON value in an LLM reply, and how it was read."""
+
+    value: Any
+    repaired: bool = False  # strict JSON failed and json-repair mended the text
+    # Containers still open where the reply ends (outermost first), each with the
+    # number of its members (objects or lists) that closed before the end.
+    # Not empty means the reply was cut off mid-way.
+    unclosed: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.unclosed)
+
+
+def read_json(text: str) -> JSONReply:
+    """The JSON value in an LLM reply: strict JSON first (the whole text, a fenced
+    block, or the outermost [...] / {...}), else the text mended by json-repair
+    (trailing commas, single quotes, missing brackets of a cut-off reply)."""
     text = text.strip()
+    deepest, unclosed = _bracket_scan(text)
+    if deepest > MAX_JSON_DEPTH:
+        raise LLMJSONError(f"the LLM reply nests brackets {deepest} deep (at most {MAX_JSON_DEPTH} are read): "
+                           f"{text[:80]!r}")
     candidates = [text] + _FENCE.findall(text)
-    for opener, closer in (("[", "]"), ("{", "}")):
+    # In a cut-off reply, the span from the first { to the last } is only its first
+    # task: that slice would shorten the plan without a word.
+    for opener, closer in (("[", "]"), ("{", "}")) if not unclosed else ():
         start, end = text.find(opener), text.rfind(closer)
         if 0 <= start < end:
             candidates.append(text[start:end + 1])
     for candidate in candidates:
         try:
-            return json.loads(candidate)
-        except (json.JSONDecodeError, ValueError):
+            return JSONReply(json.loads(candidate))
+        except ValueError:
             continue
-    raise ValueError(f"the LLM reply is not JSON: {text[:200]!r}")
+    if deepest:  # only text with brackets is mended: json-repair reads any prose as ""
+        try:
+            value = json_repair.repair_json(text, return_objects=True, skip_json_loads=True)
+        except Exception as exc:  # noqa: BLE001 - whatever the mender trips on, the reply is unreadable
+            raise LLMJSONError(f"the LLM reply is not JSON ({type(exc).__name__} while mending it): "
+                               f"{text[:200]!r}") from exc
+        if isinstance(value, (list, dict)):
+            return JSONReply(value, repaired=True, unclosed=tuple((bracket, n) for bracket, n in unclosed))
+    raise LLMJSONError(f"the LLM reply is not JSON: {text[:200]!r}")
+
+
+def parse_json(text: str) -> Any:
+    """The JSON value in an LLM reply (see `read_json`); raises LLMJSONError."""
+    return read_json(text).value
+
+
+def _bracket_scan(text: str) -> tuple[int, list[list]]:
+    """The deepest bracket nesting in `text`, and the containers still open at its end.
+
+    Each open container is `[bracket, members closed inside it]`. Quotes count only
+    inside brackets (prose around the JSON has apostrophes), and only double quotes
+    (brackets inside single-quoted strings may be miscounted).
+    """
+    stack: list[list] = []
+    deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"' and stack:
+            in_string = True
+        elif char in "[{":
+            stack.append([char, 0])
+            deepest = max(deepest, len(stack))
+        elif char in "]}" and stack:
+            stack.pop()
+            if stack:
+                stack[-1][1] += 1
+    return deepest, stack
+
+
+def finish_reason(message: Any) -> str | None:
+    """Why the model stopped ("stop", "length", ...), where its provider says so."""
+    metadata = getattr(message, "response_metadata", None) or {}
+    reason = metadata.get("finish_reason") or metadata.get("stop_reason")
+    return "length" if reason in ("length", "max_tokens", "MAX_TOKENS") else reason
 
 
 async def ainvoke_text(runnable: Runnable, messages: list[BaseMessage], config: RunnableConfig | None = None) -> str:

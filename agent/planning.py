@@ -16,10 +16,11 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from langchain_hugginggpt.agent.llms import ainvoke_text, json_llm, parse_json
+from langchain_hugginggpt.agent.llms import LLMJSONError, finish_reason, json_llm, read_json
 from langchain_hugginggpt.agent.planners import PlannerOutput
-from langchain_hugginggpt.agent.schema import Plan, Task
-from langchain_hugginggpt.agent.validation import validate_plan
+from langchain_hugginggpt.agent.schema import Plan
+from langchain_hugginggpt.agent.validation import (PlanError, PlanTruncated, ValidatedPlan, plan_from_items,
+                                                   validate_plan)
 from langchain_hugginggpt.prompts import planning_demos, render
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
@@ -70,11 +71,62 @@ def chat_log_text(chat_history: ChatLog | None, max_chars: int = 3000) -> str:
 
 def plan_from_reply(value: Any) -> Plan:
     """A Plan from what the LLM wrote: a list of tasks, or an object holding one."""
+    return plan_from_items(_task_list(value)[0])
+
+
+def parse_plan(reply: str, stop_reason: str | None = None,
+               tasks: dict[str, TaskSpec] | None = None) -> ValidatedPlan:
+    """The validated plan in an LLM reply, or a PlanError that says why there is none.
+
+    A reply cut off before its end raises PlanTruncated, which holds the tasks that
+    were complete; `stop_reason` is the model's finish reason, when it gives one.
+    """
+    try:
+        parsed = read_json(reply)
+    except LLMJSONError as exc:
+        raise PlanError([(None, str(exc))]) from exc
+    if parsed.truncated:
+        at_limit = " (the LLM stopped at its token limit)" if stop_reason == "length" else ""
+        try:
+            items, depth = _task_list(parsed.value)
+        except PlanError:
+            raise PlanTruncated([], at_limit) from None
+        raise PlanTruncated(_complete_items(items, depth, parsed.unclosed), at_limit)
+    validated = validate_plan(plan_from_reply(parsed.value), tasks)
+    if parsed.repaired:
+        validated.repairs.insert(0, "mended the reply's JSON (json-repair)")
+    return validated
+
+
+_PLAN_KEYS = ("tasks", "plan", "items")
+
+
+def _task_list(value: Any) -> tuple[list, int | None]:
+    """The task objects in a reply, and how many containers enclose their list (None: the reply is one task)."""
+    if isinstance(value, list):
+        return value, 0
     if isinstance(value, dict):
-        value = value.get("tasks", value.get("plan", value.get("items", [value] if "task" in value else [])))
-    if not isinstance(value, list):
-        raise ValueError(f"expected a list of tasks, got {type(value).__name__}")
-    return Plan(tasks=[Task.model_validate(item) for item in value])
+        for key in _PLAN_KEYS:
+            if key in value:
+                if not isinstance(value[key], list):
+                    raise PlanError([(None, f"expected a list of tasks under {key!r}, got {type(value[key]).__name__}")])
+                return value[key], 1
+        if "task" in value:
+            return [value], None
+        keys = ", ".join(map(repr, list(value)[:5])) or "none"
+        raise PlanError([(None, f"the reply is a JSON object with no task list (keys: {keys}); a plan is a list "
+                                f"of tasks, and the empty list [] says that no task is needed")])
+    raise PlanError([(None, f"expected a list of tasks, got {type(value).__name__}")])
+
+
+def _complete_items(items: list, depth: int | None, unclosed: tuple[tuple[str, int], ...]) -> list:
+    """The items of a cut-off task list whose closing bracket is in the reply."""
+    if depth is None:  # the reply is a single task, and it never closed
+        return []
+    if len(unclosed) <= depth:  # the list itself closed; only an enclosing object did not
+        return items
+    bracket, closed = unclosed[depth]
+    return items[:closed] if bracket == "[" else []
 
 
 class LLMPlanner:
@@ -124,8 +176,8 @@ class LLMPlanner:
     async def aplan(self, request: str, chat_history: ChatLog | None = None,
                     config: RunnableConfig | None = None) -> PlannerOutput:
         messages, names = self.messages(request, chat_history)
-        reply = await ainvoke_text(json_llm(self.llm, plan_json_schema(names), "plan"), messages, config)
-        plan = plan_from_reply(parse_json(reply))
-        validated = validate_plan(plan)
+        message = await json_llm(self.llm, plan_json_schema(names), "plan").ainvoke(messages, config)
+        reply = message.text if hasattr(message, "text") else str(message)
+        validated = parse_plan(reply, finish_reason(message))
         return PlannerOutput(plan=validated.plan, planner=self.name,
                               details={"raw": reply, "repairs": validated.repairs, "task_list": names})

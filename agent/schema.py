@@ -29,7 +29,7 @@ class Task(BaseModel):
     """One node of a plan: `{"task", "id", "dep", "args"}` as in the paper."""
 
     task: str = Field(description="Task type, e.g. 'object-detection'.")
-    id: int = Field(description="Unique id of the task within the plan.")
+    id: int = Field(ge=0, description="Unique id of the task within the plan.")
     dep: list[int] = Field(
         default_factory=lambda: [-1],
         description="Ids of tasks whose outputs this task uses; [-1] when none.",
@@ -46,7 +46,16 @@ class Task(BaseModel):
         if value is None:
             return [-1]
         if isinstance(value, (int, str)):
-            return [value]
+            value = [value]
+        if isinstance(value, list) and any(isinstance(v, bool) for v in value):
+            raise ValueError("task ids are integers, not true/false")
+        return value
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_not_bool(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # pydantic would read true as 1
+            raise ValueError("a task id is an integer, not true/false")
         return value
 
     @property

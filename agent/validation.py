@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
+from typing import Any
+
+from pydantic import ValidationError
 
 from langchain_hugginggpt.agent.schema import Plan, Task, references_in
 from langchain_hugginggpt.agent.workspace import looks_like_file, media_type
@@ -33,6 +37,10 @@ TASK_ALIASES = {
 }
 
 
+# The paper's plans have 1-6 tasks; a reply with far more is a model running on.
+MAX_PLAN_TASKS = 64
+
+
 class PlanError(ValueError):
     """The plan cannot run as written; `problems` lists (task id or None, message)."""
 
@@ -40,6 +48,23 @@ class PlanError(ValueError):
         self.problems = problems
         lines = [f"task {tid}: {msg}" if tid is not None else msg for tid, msg in problems]
         super().__init__("invalid plan: " + "; ".join(lines))
+
+
+class PlanTruncated(PlanError):
+    """The LLM's reply was cut off (e.g. at its token limit) before the plan ended.
+
+    `tasks` holds the tasks that were complete in the reply, as written: a plan that
+    lost its end may lack tasks the request needs, so it is not run as it is.
+    """
+
+    def __init__(self, tasks: list[Any], reason: str = ""):
+        self.tasks = tasks
+        kept = ", ".join(_describe_item(item) for item in tasks[:8])
+        kept += f" and {len(tasks) - 8} more" if len(tasks) > 8 else ""
+        where = (f"after {len(tasks)} complete task(s); tasks kept: {kept}" if tasks
+                 else "before its first task was complete")
+        super().__init__([(None, f"the plan was cut off{reason} {where}; a cut-off plan may lack tasks the request "
+                                 f"needs, so it is not run")])
 
 
 @dataclass
@@ -53,12 +78,33 @@ def normalize_task_name(name: str) -> str:
     return TASK_ALIASES.get(key, key)
 
 
+def plan_from_items(items: list) -> Plan:
+    """A Plan from the task objects an LLM wrote; PlanError names each item that is not a task."""
+    _check_size(len(items))
+    built: list[Task] = []
+    problems: list[tuple[int | None, str]] = []
+    for index, item in enumerate(items):
+        if isinstance(item, Task):
+            built.append(item)
+        elif not isinstance(item, dict):
+            problems.append((None, f"plan item {index} is not a task object but the "
+                                   f"{type(item).__name__} {str(item)[:60]!r}"))
+        else:
+            try:
+                built.append(Task.model_validate(item))
+            except ValidationError as exc:
+                fields = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors())
+                problems.append((None, f"plan item {index} ({_describe_item(item)}) is not a valid task: {fields}"))
+    if problems:
+        raise PlanError(problems)
+    return Plan(tasks=built)
+
+
 def validate_plan(plan: Plan | list, tasks: dict[str, TaskSpec] | None = None) -> ValidatedPlan:
     """Check a plan against the task table; return the repaired plan or raise PlanError."""
     tasks = tasks if tasks is not None else TASKS
-    if not isinstance(plan, Plan):
-        plan = Plan(tasks=[t if isinstance(t, Task) else Task.model_validate(t) for t in plan])
-    plan = plan.model_copy(deep=True)
+    plan = plan.model_copy(deep=True) if isinstance(plan, Plan) else plan_from_items(list(plan))
+    _check_size(len(plan.tasks))
     problems: list[tuple[int | None, str]] = []
     repairs: list[str] = []
 
@@ -118,32 +164,36 @@ def validate_plan(plan: Plan | list, tasks: dict[str, TaskSpec] | None = None) -
 
 
 def _find_cycle(plan: Plan) -> list[int] | None:
-    deps = {t.id: t.dependencies for t in plan.tasks}
-    state: dict[int, int] = {}  # 1 = on the stack, 2 = done
-
-    def visit(node: int, path: list[int]) -> list[int] | None:
-        state[node] = 1
-        for dep in deps.get(node, []):
-            if state.get(dep) == 1:
-                return path[path.index(dep):] + [dep] if dep in path else [node, dep, node]
-            if dep not in state:
-                found = visit(dep, path + [dep])
-                if found:
-                    return found
-        state[node] = 2
-        return None
-
-    for node in deps:
-        if node not in state:
-            found = visit(node, [node])
-            if found:
-                return found
+    try:
+        TopologicalSorter({t.id: t.dependencies for t in plan.tasks}).prepare()
+    except CycleError as exc:
+        return list(exc.args[1])
     return None
+
+
+def _check_size(n_tasks: int) -> None:
+    if n_tasks > MAX_PLAN_TASKS:
+        raise PlanError([(None, f"the plan has {n_tasks} tasks; at most {MAX_PLAN_TASKS} are accepted")])
+
+
+def _describe_item(item: Any) -> str:
+    if isinstance(item, Task):
+        return f"{item.id} {item.task}"
+    if isinstance(item, dict):
+        return " ".join(str(item[key])[:40] for key in ("id", "task") if key in item) or "no id or task"
+    return type(item).__name__
 
 
 def _check_slots(task: Task, spec: TaskSpec, by_id: dict[int, Task], tasks: dict[str, TaskSpec],
                  problems: list, repairs: list) -> None:
     args = dict(task.args)
+    wrong_types = [(slot, value) for slot, value in args.items()
+                   if value is not None and not isinstance(value, str)]  # None is a missing argument
+    for slot, value in wrong_types:
+        problems.append((task.id, f"argument {slot!r} must be a string (text, a path or URL, or <resource>-N), "
+                         f"got {type(value).__name__} {str(value)[:40]}"))
+    if wrong_types:
+        return
     for slot in list(args):
         value = args[slot]
         if slot in spec.inputs:

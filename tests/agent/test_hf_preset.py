@@ -75,5 +75,5 @@ def test_with_the_llm_planner_only_the_error_names_the_problem(llm, tmp_path, mo
     agent = HuggingGPT(llm=llm, planner="llm", workspace=Workspace(tmp_path), log_runs=False)
     result = agent.invoke("Detect the objects in street.jpg")
     assert result.error and result.plan == [] and result.results == {}
-    assert result.error.startswith("ValueError: the LLM reply is not JSON:")
+    assert result.error.startswith("PlanError: invalid plan: the LLM reply is not JSON:")
     assert result.answer.startswith("I could not complete this request:")

@@ -108,3 +108,21 @@ def test_empty_plan_is_valid_chit_chat():
 def test_error_message_names_task_and_problem():
     with pytest.raises(PlanError, match=r"task 0: unknown task 'warp-drive'"):
         validate_plan([{"task": "warp-drive", "id": 0, "args": {}}])
+
+
+def test_media_arguments_must_be_strings():
+    for value in (3, ["a.jpg"], {"path": "a.jpg"}, True):
+        found = problems(plan({"task": "image-to-text", "id": 0, "args": {"image": value}}))
+        assert found[0][0] == 0 and "argument 'image' must be a string" in found[0][1]
+
+
+def test_ids_are_non_negative_integers():
+    for bad in (-1, True, 1.5, "first"):
+        with pytest.raises(PlanError, match="plan item 0 .* is not a valid task: id"):
+            validate_plan([{"task": "summarization", "id": bad, "args": {"text": "a"}}])
+
+
+def test_a_long_plan_is_refused_by_size_not_by_recursion():
+    chain = [{"task": "summarization", "id": i, "dep": [i - 1] if i else [-1], "args": {"text": "a"}} for i in range(1500)]
+    with pytest.raises(PlanError, match="1500 tasks; at most 64"):
+        validate_plan(chain)
