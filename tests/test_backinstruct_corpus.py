@@ -1,0 +1,92 @@
+"""The back-instruct corpus (prompts/corpus): the sampler reproduces the shipped graphs, the written
+shards pass the checker, and the checker rejects rows that do not match their plan."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parent.parent / "prompts" / "corpus"
+
+
+def _load(name: str):
+    sys.path.insert(0, str(CORPUS))
+    try:
+        spec = importlib.util.spec_from_file_location(f"backinstruct_{name}", CORPUS / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(CORPUS))
+
+
+sampler = _load("sample_graphs")
+check = _load("check")
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+GRAPHS = [g for p in sorted((CORPUS / "graphs").glob("shard_*.jsonl")) for g in _rows(p)]
+WRITTEN = sorted(CORPUS.glob("shard_*.jsonl"))
+
+
+def test_sampler_reproduces_the_shipped_graphs():
+    assert sampler.sample_corpus(sampler.SEED) == GRAPHS
+
+
+def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans():
+    assert len(GRAPHS) == 3200 and [g["id"] for g in GRAPHS] == [f"bi-{i:05d}" for i in range(3200)]
+    assert Counter(g["type"] for g in GRAPHS) == {"single": 1280, "chain": 1440, "dag": 480}
+    coverage = Counter(n["task"] for g in GRAPHS for n in g["task_nodes"])
+    assert set(coverage) == set(check.TOOLS) and min(coverage.values()) >= 200
+    assert all(not check.plan_errors(g) for g in GRAPHS)
+
+
+def test_written_shards_pass_the_checker(capsys):
+    assert WRITTEN, "no written shard"
+    assert check.check_written(WRITTEN, CORPUS) == 0, capsys.readouterr().out
+
+
+def _a_written_row(kind: str, files_only: bool = False) -> tuple[dict, dict]:
+    graphs = {g["id"]: g for g in GRAPHS}
+    row = next(r for r in _rows(WRITTEN[0]) if r["type"] == kind and not (files_only and graphs[r["id"]]["slots"]))
+    return copy.deepcopy(row), graphs[row["id"]]
+
+
+def test_checker_accepts_a_written_row():
+    row, graph = _a_written_row("chain")
+    assert check.row_errors(row, graph) == []
+
+
+@pytest.mark.parametrize("damage, expected", [
+    (lambda r: r.update(instruction=r["instruction"].replace(check.literals(r)[0], "the file")), "is not in the instruction"),
+    (lambda r: r["task_links"].reverse() or r["task_links"].append(dict(r["task_links"][0])), "differ from the <node-j> references"),
+    (lambda r: r["task_nodes"][1]["arguments"].__setitem__(0, "<node-1>"), "not an earlier node"),
+    (lambda r: r.update(instruction=r["instruction"] + " {QUESTION}"), "PLACEHOLDER"),
+    (lambda r: r["task_nodes"][0].update(task="Image Classification" if r["task_nodes"][0]["task"] != "Image Classification" else "Translation"), ""),
+])
+def test_checker_rejects_a_damaged_row(damage, expected):
+    row, graph = _a_written_row("dag")
+    damage(row)
+    errors = check.row_errors(row, graph)
+    assert errors and expected in "; ".join(errors)
+
+
+def test_checker_flags_a_copied_request_with_other_file_names(tmp_path, capsys):
+    row, _ = _a_written_row("single", files_only=True)
+    graph_twin = next(g for g in GRAPHS if g["id"] != row["id"] and g["type"] == "single"
+                      and g["task_nodes"][0]["task"] == row["task_nodes"][0]["task"] and not g["slots"])
+    twin = {**row, "id": graph_twin["id"], "voice": graph_twin["voice"], "task_nodes": graph_twin["task_nodes"],
+            "instruction": row["instruction"].replace(check.literals(row)[0], graph_twin["task_nodes"][0]["arguments"][0])}
+    shard = tmp_path / "shard_99.jsonl"
+    shard.write_text(json.dumps(twin) + "\n")
+    assert check.check_written([shard], CORPUS) == 1
+    assert f"copies {row['id']}" in capsys.readouterr().out
