@@ -23,17 +23,16 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite import SqliteSaver
 
-from langchain_hugginggpt.agent.schema import Candidate, Selection, Task, TaskResult
+try:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+except ImportError as exc:  # the `graph` extra
+    raise ImportError("conversations are kept with langgraph-checkpoint-sqlite: "
+                      "pip install 'langchain-hugginggpt[graph]'") from exc
+
+from langchain_hugginggpt.agent.graph import state_allowlist
 
 CHECKPOINTS_NAME = "checkpoints.sqlite3"
-STATE_TYPES = (Task, Selection, Candidate, TaskResult)
-
-
-def state_allowlist() -> list[tuple[str, str]]:
-    """`(module, class)` of the agent's state types, as LangGraph's msgpack allowlists take them."""
-    return [(cls.__module__, cls.__name__) for cls in STATE_TYPES]
 
 
 def checkpoint_serde() -> JsonPlusSerializer:

@@ -33,14 +33,18 @@ from langgraph.types import Command, interrupt
 from pydantic import ValidationError
 from typing_extensions import TypedDict
 
-from langchain_hugginggpt.agent.checkpoints import state_allowlist
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _run_sync
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult
+from langchain_hugginggpt.agent.schema import Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult
 from langchain_hugginggpt.agent.validation import PlanError, validate_plan
 
 NAME = "hugginggpt"  # the answer's `name`, telling it apart from other AI messages in a shared `messages`
 ROLES = {"human": "user", "ai": "assistant", "system": "system"}
 RESUME_HELP = "resume with {'approve': True}, {'approve': False}, or {'plan': [task, ...]} (an edited plan)"
+
+
+def state_allowlist() -> list[tuple[str, str]]:
+    """`(module, class)` of the state's pydantic types, as LangGraph's msgpack allowlists take them."""
+    return [(cls.__module__, cls.__name__) for cls in (Task, Selection, Candidate, TaskResult)]
 
 
 class HuggingGPTState(TypedDict, total=False):
@@ -116,7 +120,8 @@ def read_decision(value: Any) -> tuple[Literal["approve", "decline", "edit"], li
             first = exc.errors()[0]
             index, *field = first["loc"][1:]
             where = ".".join(str(part) for part in field) or "the item"
-            raise PlanError([(None, f"item {index} of the edited plan does not parse: {where}: {first['msg']}")]) from exc
+            problem = f"item {index} of the edited plan does not parse: {where}: {first['msg']}"
+            raise PlanError([(None, problem)]) from exc
         return "edit", validate_plan(edited).plan.tasks
     if isinstance(value, dict) and isinstance(value.get("approve"), bool):
         return ("approve" if value["approve"] else "decline"), []
