@@ -18,6 +18,8 @@ events `HuggingGPT.stream` yields.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from typing import Annotated, Any, Awaitable, Callable, Literal, Sequence
 
@@ -25,6 +27,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
@@ -45,6 +48,13 @@ RESUME_HELP = "resume with {'approve': True}, {'approve': False}, or {'plan': [t
 def state_allowlist() -> list[tuple[str, str]]:
     """`(module, class)` of the state's pydantic types, as LangGraph's msgpack allowlists take them."""
     return [(cls.__module__, cls.__name__) for cls in (Task, Selection, Candidate, TaskResult)]
+
+
+def checkpoint_serde() -> JsonPlusSerializer:
+    """LangGraph's serializer with the state's types allowed (messages are allowed already): give it to a
+    checkpointer (`SqliteSaver(conn, serde=checkpoint_serde())`) and the state loads back without LangGraph's
+    "unregistered type" warning, and still loads once LangGraph blocks unregistered types."""
+    return JsonPlusSerializer(allowed_msgpack_modules=state_allowlist())
 
 
 class HuggingGPTState(TypedDict, total=False):
@@ -214,8 +224,37 @@ def _emitter() -> Callable[[StageEvent], None]:
     return lambda event: write(event.model_dump(mode="json"))
 
 
+class _StageLoop:
+    """The event loop that runs the async stages for the sync `invoke`/`stream`: one loop in a daemon
+    thread for the process, as a loop per node (`asyncio.run`) would cost a new loop and new worker
+    threads at every step."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def run(self, coroutine: Awaitable[Command]) -> Command:
+        with self._lock:
+            if self._loop is None or not self._thread.is_alive():
+                self._loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(target=self._loop.run_forever, name="hugginggpt-stages", daemon=True)
+                self._thread.start()
+        if threading.current_thread() is self._thread:  # a sync graph called from a stage: no deadlock
+            return _run_sync(coroutine)
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()  # the caller gave up (KeyboardInterrupt): stop the stage too
+            raise
+
+
+_STAGE_LOOP = _StageLoop()
+
+
 def _node(step: Step, name: str) -> RunnableLambda:
-    """A node that runs `step` on the caller's event loop (ainvoke/astream) or its own (invoke/stream).
+    """A node that runs `step` on the caller's event loop (ainvoke/astream) or the stage loop (invoke/stream).
 
     `get_stream_writer` (and `interrupt`) read the node's context, so they are called here, in the
     node's own thread, and the async step gets the writer and the config passed in."""
@@ -224,7 +263,7 @@ def _node(step: Step, name: str) -> RunnableLambda:
         return await step(state, config, _emitter())
 
     def run(state: dict[str, Any], config: RunnableConfig) -> Command:
-        return _run_sync(step(state, config, _emitter()))
+        return _STAGE_LOOP.run(step(state, config, _emitter()))
 
     return RunnableLambda(run, afunc=arun, name=name)
 
@@ -249,7 +288,7 @@ def _approval_node(stages: _Stages) -> RunnableLambda:
         return await stages.decide(state, config, _emitter(), ask_for_approval(state))
 
     def run(state: dict[str, Any], config: RunnableConfig) -> Command:
-        return _run_sync(stages.decide(state, config, _emitter(), ask_for_approval(state)))
+        return _STAGE_LOOP.run(stages.decide(state, config, _emitter(), ask_for_approval(state)))
 
     return RunnableLambda(run, afunc=arun, name="approve")
 
