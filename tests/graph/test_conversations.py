@@ -90,3 +90,21 @@ def test_a_thread_continues_in_a_new_process_and_a_new_graph(workspace, home, sq
     checkpointer.close()
     assert len(state["messages"]) == 6
     assert state["plan"][0].args == {"image": second["results"][0].files[0]}
+
+
+def test_a_failing_stage_ends_the_turn_as_the_runnable_does(workspace, saver, home):
+    from ..server.conftest import scripted_agent
+
+    broken = scripted_agent(workspace, plan=RuntimeError("controller endpoint down"))
+    graph = build_graph(broken, checkpointer=saver)
+    state = graph.invoke({"messages": [("user", "edges of square.png")]}, thread("broken"))
+    runnable = broken.invoke("edges of square.png")
+    assert state["error"] == runnable.error == "RuntimeError: controller endpoint down"
+    assert state["messages"][-1].content == runnable.answer == (
+        "I could not complete this request: RuntimeError: controller endpoint down")
+    assert state["messages"][-1].response_metadata["error"] == state["error"] and state["plan"] == []
+
+    # The thread is not stuck: once the controller answers again, the next turn runs.
+    working = build_graph(scripted_agent(workspace), checkpointer=saver)
+    state = working.invoke({"messages": [("user", "edges of square.png")]}, thread("broken"))
+    assert state["error"] is None and state["results"][0].ok and len(state["messages"]) == 4
