@@ -13,6 +13,7 @@ from typing import Any
 _EXPORTS = {
     "TaskExecutor": "executor", "resolve_args": "executor",
     "HuggingGPT": "hugginggpt", "HuggingGPTInput": "hugginggpt",
+    "HuggingGPTState": "graph", "build_graph": "graph", "task_tools": "graph",
     "load_llm": "llms",
     "LLMPlanner": "planning", "PlannerOutput": "planners",
     "Candidate": "schema", "HuggingGPTResult": "schema", "Plan": "schema", "Selection": "schema",

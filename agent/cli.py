@@ -82,26 +82,42 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    agent = _agent(args)
-    history: list[dict[str, str]] = []
-    err.print("HuggingGPT chat. Type 'exit' to quit.")
-    while True:
-        try:
-            request = input("you> ").strip()
-        except EOFError:
-            break
-        if request in ("exit", "quit"):
-            break
-        if not request:
-            continue
-        answer = ""
-        for event in agent.stream({"request": request, "chat_history": history}):
-            if event.kind == "result":
-                answer = event.data["answer"]
-            elif not args.quiet:
-                _show_event(event)
-        print(f"hugginggpt> {answer}")
-        history += [{"role": "user", "content": request}, {"role": "assistant", "content": answer}]
+    """A conversation kept as a LangGraph thread in the SQLite checkpointer the server uses too."""
+    import uuid
+
+    from langchain_core.messages import HumanMessage
+
+    from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
+    from langchain_hugginggpt.agent.graph import build_graph
+    from langchain_hugginggpt.agent.schema import StageEvent
+
+    checkpointer = sqlite_checkpointer(args.checkpoints)
+    graph = build_graph(_agent(args), checkpointer=checkpointer)
+    thread = args.thread or uuid.uuid4().hex[:12]
+    config = {"configurable": {"thread_id": thread}}
+    earlier = graph.get_state(config).values.get("messages") or []
+    err.print(f"HuggingGPT chat, thread {thread} ({len(earlier)} earlier messages; "
+              f"continue it later with --thread {thread}). Type 'exit' to quit.")
+    try:
+        while True:
+            try:
+                request = input("you> ").strip()
+            except EOFError:
+                break
+            if request in ("exit", "quit"):
+                break
+            if not request:
+                continue
+            answer = ""
+            for data in graph.stream({"messages": [HumanMessage(request)]}, config, stream_mode="custom"):
+                event = StageEvent.model_validate(data)
+                if event.kind == "result":
+                    answer = event.data["answer"]
+                elif not args.quiet:
+                    _show_event(event)
+            print(f"hugginggpt> {answer}")
+    finally:
+        checkpointer.close()
     return 0
 
 
@@ -193,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
     chat = sub.add_parser("chat", help="multi-turn chat")
     _agent_options(chat)
+    chat.add_argument("--thread", help="continue this conversation (its id is shown when a chat starts)")
+    chat.add_argument("--checkpoints", default=None,
+                      help="SQLite file that keeps conversations (default: checkpoints.sqlite3 in the data folder)")
     chat.set_defaults(func=cmd_chat)
     tasks = sub.add_parser("tasks", help="supported tasks and the models that can run them here")
     tasks.add_argument("--json", action="store_true")

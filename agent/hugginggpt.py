@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from typing import Any, AsyncIterator, Iterator, Literal
+from typing import Any, AsyncIterator, Callable, Iterator, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -26,12 +26,13 @@ from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent, TaskResult
+from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, StageEvent, TaskResult
 from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.prompts import render
 
 PlannerName = Literal["auto", "retrieval", "llm"]
+Emit = Callable[[StageEvent], Any]
 
 
 class HuggingGPTInput(BaseModel):
@@ -128,47 +129,60 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         try:
             await self._stages(input, result, config, emit)
         except Exception as exc:  # keep what earlier stages computed; say what failed
-            result.error = f"{type(exc).__name__}: {exc}"
-            if not result.answer:
-                result.answer = f"I could not complete this request: {result.error}"
-            emit(StageEvent(kind="error", data={"error": result.error}))
+            self.record_failure(result, exc, emit)
         result.timings["total"] = round(time.perf_counter() - started, 4)
-        if self.log_runs:
-            from langchain_hugginggpt.agent.run_log import append_run
-
-            append_run(result, llm=self.llm, chat_history=input.chat_history)
-        emit(StageEvent(kind="result", data=result.model_dump(mode="json")))
+        await self.finish_turn(input, result, emit)
         return result
 
     async def _stages(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig, emit: Any) -> None:
+        await self.plan_stage(input, result, config, emit)
+        if result.plan:
+            await self.select_stage(input, result, config, emit)
+            await self.execute_stage(result, config, emit)
+        await self.respond_stage(input, result, config, emit)
+
+    # -- the stages, one method each: this Runnable and the LangGraph graph (agent/graph.py) both
+    # call them, each stage reading what the one before wrote into `result`.
+
+    async def plan_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
+                         emit: Emit) -> None:
+        """Stage 1: `result.plan` and `result.planner`; an empty plan means chit-chat."""
         with _timer(result, "planning"):
             planned = await self.aplan(input.request, input.chat_history, config)
         result.plan, result.planner = list(planned.plan.tasks), planned.planner
         emit(StageEvent(kind="plan", data={"planner": planned.planner, "plan": planned.plan.to_list(),
                                            "repairs": planned.details.get("repairs", [])}))
-        if not planned.plan.tasks:
-            with _timer(result, "response"):
-                result.answer = await self._chit_chat(input, config)
-                if planned.planner.startswith("retrieval") and self.llm is not None:
-                    # No LLM judged this to be chat: say so, or a chat reply may pass for a done task.
-                    result.answer = (f"I found no task for an expert model in this request, so this is a plain "
-                                     f"chat reply.\n\n{result.answer}")
-            emit(StageEvent(kind="answer", data={"answer": result.answer}))
-            return
 
+    async def select_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
+                           emit: Emit) -> None:
+        """Stage 2: `result.selections`, a model and the reason for it per task of `result.plan`."""
         selector = ModelSelector(self.llm, self.candidate_source, k=self.k, use_llm=self.selection == "llm")
         with _timer(result, "selection"):
-            result.selections = await selector.aselect(input.request, planned.plan, config)
+            result.selections = await selector.aselect(input.request, Plan(tasks=result.plan), config)
         emit(StageEvent(kind="selection", data={str(k): s.model_dump() for k, s in result.selections.items()}))
 
+    async def execute_stage(self, result: HuggingGPTResult, config: RunnableConfig, emit: Emit) -> None:
+        """Stage 3: `result.results`, filled task by task as each finishes."""
         def on_result(task_result: TaskResult) -> None:
             result.results[task_result.task_id] = task_result  # kept even if a later stage fails
             emit(StageEvent(kind="task", data=task_result.model_dump()))
 
         executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout)
         with _timer(result, "execution"):
-            result.results = await executor.arun(planned.plan, result.selections, on_result, config)
+            result.results = await executor.arun(Plan(tasks=result.plan), result.selections, on_result, config)
 
+    async def respond_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
+                            emit: Emit) -> None:
+        """Stage 4: `result.answer`, from the results, or a chat reply when the plan is empty."""
+        if not result.plan:
+            with _timer(result, "response"):
+                result.answer = await self._chit_chat(input, config)
+                if result.planner.startswith("retrieval") and self.llm is not None:
+                    # No LLM judged this to be chat: say so, or a chat reply may pass for a done task.
+                    result.answer = (f"I found no task for an expert model in this request, so this is a plain "
+                                     f"chat reply.\n\n{result.answer}")
+            emit(StageEvent(kind="answer", data={"answer": result.answer}))
+            return
         responder = Responder(self.llm, self.responder)
         with _timer(result, "response"):
             chunks = []
@@ -178,6 +192,21 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             result.answer = "".join(chunks).strip()
         emit(StageEvent(kind="answer", data={"answer": result.answer}))
 
+    def record_failure(self, result: HuggingGPTResult, exc: Exception, emit: Emit) -> None:
+        """A stage failed: say what failed, keeping what the stages before it computed."""
+        result.error = f"{type(exc).__name__}: {exc}"
+        if not result.answer:
+            result.answer = f"I could not complete this request: {result.error}"
+        emit(StageEvent(kind="error", data={"error": result.error}))
+
+    async def finish_turn(self, input: HuggingGPTInput, result: HuggingGPTResult, emit: Emit) -> None:
+        """After the last stage: log the run (file I/O, off the event loop), and emit the whole result."""
+        if self.log_runs:
+            from langchain_hugginggpt.agent.run_log import append_run
+
+            await asyncio.to_thread(append_run, result, llm=self.llm, chat_history=input.chat_history)
+        emit(StageEvent(kind="result", data=result.model_dump(mode="json")))
+
     async def aplan(self, request: str, chat_history: ChatLog | None = None,
                     config: RunnableConfig | None = None) -> PlannerOutput:
         """Stage 1 alone: the plan for a request (validated), and which planner made it.
@@ -186,7 +215,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         (helped by retrieval: likely tasks, nearest examples as demonstrations),
         and falls back to the retrieval plan when the LLM's plan is invalid.
         """
-        retrieval = self._retrieval_planner() if self.planner != "llm" else None
+        # The first call loads the planner's example bank and phrasebook: file I/O, off the event loop.
+        retrieval = await asyncio.to_thread(self._retrieval_planner) if self.planner != "llm" else None
         planned = None
         if retrieval is not None:
             planned = await asyncio.to_thread(retrieval.plan, request, chat_history)
@@ -194,7 +224,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
                 return planned
         if self.llm is None:
             raise ValueError("planner 'llm' needs a controller LLM")
-        helper = retrieval or self._retrieval_planner()
+        helper = retrieval or await asyncio.to_thread(self._retrieval_planner)
         planner = LLMPlanner(self.llm,
                              select_examples=getattr(helper, "select_examples", None),
                              likely_tasks=getattr(helper, "likely_tasks", None))

@@ -7,7 +7,7 @@ Routes (with an API key set, all but GET /health and the page's static shell nee
   /hugginggpt/invoke|batch|stream|stream_log|playground   LangServe: HuggingGPTInput -> HuggingGPTResult
   POST /hugginggpt, /tasks, /results                      the original HuggingGPT API (routes.py)
   POST /files, GET /files/{path}                          uploads and workspace files (files.py)
-  /conversations[/{id}[/messages]]                        chat logs kept on the server (SQLite)
+  /conversations[/{id}[/messages]]                        conversations: LangGraph threads in a SQLite checkpointer
   GET /health                                             which LLM and which experts are ready
   GET /                                                   the chat page (static/)
 Every error is JSON: `{"error": message, "status": code}`, never a stack trace. No response
@@ -40,8 +40,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import cookie_parser
 
+from langchain_hugginggpt.agent.checkpoints import CHECKPOINTS_NAME
 from langchain_hugginggpt.agent.downloads import UrlPolicy
-from langchain_hugginggpt.agent.server.conversations import DB_NAME, ConversationStore
+from langchain_hugginggpt.agent.server.conversations import ConversationThreads
 from langchain_hugginggpt.agent.server.public import PublicPaths, PublicPathsMiddleware
 from langchain_hugginggpt.agent.workspace import Workspace
 
@@ -60,7 +61,7 @@ AgentFactory = Callable[[Workspace], Any]
 class ServerState:
     agent: Any
     workspace: Workspace
-    store: ConversationStore
+    store: ConversationThreads
     max_upload_bytes: int
     api_key: str | None
     public: PublicPaths
@@ -85,7 +86,7 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
                sse_ping_seconds: float = 15.0) -> FastAPI:
     """The app. `agent_factory(workspace)` returns the agent (HuggingGPT or alike); `workspace`
     (default: `<data dir>/workspace`) holds uploads and outputs; `api_key` (default:
-    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversation store; `urls`
+    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversations' checkpoints; `urls`
     sets which URL inputs the workspace made here downloads (default: public hosts only);
     `cors_origins` are the browser origins allowed to call it (`"*"`: any; default: the
     loopback origins on any port; empty: none); `sse_ping_seconds` spaces the keep-alive
@@ -103,8 +104,8 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     api_key = (api_key if api_key is not None else os.environ.get(API_KEY_ENV)) or None
     agent = (agent_factory or default_agent_factory())(workspace)
     public = PublicPaths(workspace, private=[data])
-    state = ServerState(agent, workspace, ConversationStore(data / DB_NAME), max_upload_bytes, api_key, public,
-                        sse_ping_seconds)
+    threads = ConversationThreads(agent, data / CHECKPOINTS_NAME, workspace)
+    state = ServerState(agent, workspace, threads, max_upload_bytes, api_key, public, sse_ping_seconds)
 
     app = FastAPI(title="HuggingGPT", version="0.1.0",
                   description="HuggingGPT on LangChain: plan, select models, run them, answer.")

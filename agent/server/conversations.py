@@ -1,51 +1,31 @@
 """Conversations kept on the server, so a client sends only its new message.
 
-One SQLite file holds each conversation's chat log (the turns the planner reads
-as context) and its resources: files uploaded with a message and files the
-tasks produced, so "it" in a later turn can refer to them.
+A conversation is a LangGraph thread of the agent's graph (agent/graph.py), kept by the
+SQLite checkpointer in the data folder that `hugginggpt chat` uses too. The thread's
+messages are the chat log the planner reads as context; each answer (an AIMessage)
+carries the plan, planner, error and files of its turn in `response_metadata`, and a
+request sent with uploads names them in `additional_kwargs["attached"]`, so "it" in a
+later turn can refer to them. This module only shows threads in the routes' shapes.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import threading
+import asyncio
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
 
+from langchain_core.messages import BaseMessage, HumanMessage
 from pydantic import BaseModel, Field
 
-DB_NAME = "conversations.sqlite3"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS conversations (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS messages (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-    role TEXT NOT NULL,
-    content TEXT NOT NULL,
-    created REAL NOT NULL,
-    details TEXT
-);
-CREATE TABLE IF NOT EXISTS resources (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-    path TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    origin TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, seq);
-CREATE INDEX IF NOT EXISTS resources_by_conversation ON resources(conversation_id, seq);
-"""
-
+from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
+from langchain_hugginggpt.agent.graph import NAME, ROLES, build_graph, result_from_state
+from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+from langchain_hugginggpt.agent.schema import HuggingGPTResult
+from langchain_hugginggpt.agent.server.files import media_entry, relative_path
+from langchain_hugginggpt.agent.workspace import Workspace, media_type
 
 class StoredMessage(BaseModel):
     role: Literal["user", "assistant", "system"]
@@ -77,77 +57,116 @@ class ConversationNotFound(KeyError):
     pass
 
 
-class ConversationStore:
-    """Thread-safe SQLite store; one short transaction per call."""
+class ConversationThreads:
+    """The agent's graph with the SQLite checkpointer, and the threads it keeps, as conversations."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+    def __init__(self, agent: Any, path: str | Path, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self.checkpointer = sqlite_checkpointer(path)
+        # The graph runs the stages of a HuggingGPT; another kind of agent serves the stateless routes only.
+        self.graph = build_graph(agent, checkpointer=self.checkpointer) if isinstance(agent, HuggingGPT) else None
+        self._turns: dict[str, asyncio.Lock] = {}
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self.checkpointer.close()
 
-    def create(self) -> Conversation:
-        now = time.time()
-        conversation_id = uuid.uuid4().hex
-        with self._lock:
-            self._db.execute("INSERT INTO conversations VALUES (?, ?, ?)", (conversation_id, now, now))
+    @staticmethod
+    def _config(conversation_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": conversation_id}}
+
+    def _graph(self) -> Any:
+        if self.graph is None:
+            raise RuntimeError("conversations need a HuggingGPT agent: this server's agent is not one")
+        return self.graph
+
+    async def create(self) -> Conversation:
+        conversation_id, now = uuid.uuid4().hex, time.time()
+        # An idle thread with no messages, as if a last request had been answered.
+        await self._graph().aupdate_state({**self._config(conversation_id), "metadata": {"created": now}},
+                                          {"messages": []}, as_node="respond")
         return Conversation(id=conversation_id, created=now, updated=now)
 
-    def get(self, conversation_id: str) -> Conversation:
-        with self._lock:
-            row = self._db.execute("SELECT id, created, updated FROM conversations WHERE id = ?",
-                                   (conversation_id,)).fetchone()
-            if row is None:
-                raise ConversationNotFound(conversation_id)
-            messages = self._db.execute(
-                "SELECT role, content, created, details FROM messages WHERE conversation_id = ? ORDER BY seq",
-                (conversation_id,)).fetchall()
-            resources = self._db.execute(
-                "SELECT path, kind, origin, created FROM resources WHERE conversation_id = ? ORDER BY seq",
-                (conversation_id,)).fetchall()
-        return Conversation(
-            id=row[0], created=row[1], updated=row[2],
-            messages=[StoredMessage(role=r, content=c, created=t, details=json.loads(d or "{}"))
-                      for r, c, t, d in messages],
-            resources=[Resource(path=p, kind=k, origin=o, created=t) for p, k, o, t in resources])
-
-    def exists(self, conversation_id: str) -> bool:
-        with self._lock:
-            return self._db.execute("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)).fetchone() is not None
-
-    def delete(self, conversation_id: str) -> None:
-        with self._lock:
-            deleted = self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,)).rowcount
-        if not deleted:
+    async def messages(self, conversation_id: str) -> list[BaseMessage]:
+        snapshot = await self._graph().aget_state(self._config(conversation_id))
+        if snapshot.created_at is None:
             raise ConversationNotFound(conversation_id)
+        return list(snapshot.values.get("messages") or [])
 
-    def add_turn(self, conversation_id: str, request: str, answer: str, details: dict[str, Any] | None = None,
-                 resources: Iterable[tuple[str, str, str]] = ()) -> None:
-        """Append a user request and the answer to it, with the resources the turn brought in
-        (`(path, kind, origin)` tuples), in one transaction."""
-        now = time.time()
-        with self._lock:
-            try:
-                self._db.execute("BEGIN")
-                updated = self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?",
-                                           (now, conversation_id)).rowcount
-                if not updated:
-                    raise ConversationNotFound(conversation_id)
-                self._db.executemany(
-                    "INSERT INTO messages (conversation_id, role, content, created, details) VALUES (?, ?, ?, ?, ?)",
-                    [(conversation_id, "user", request, now, None),
-                     (conversation_id, "assistant", answer, now, json.dumps(details or {}, ensure_ascii=False))])
-                self._db.executemany(
-                    "INSERT INTO resources (conversation_id, path, kind, origin, created) VALUES (?, ?, ?, ?, ?)",
-                    [(conversation_id, path, kind, origin, now) for path, kind, origin in resources])
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+    async def get(self, conversation_id: str) -> Conversation:
+        config = self._config(conversation_id)
+        snapshot = await self._graph().aget_state(config)
+        if snapshot.created_at is None:
+            raise ConversationNotFound(conversation_id)
+        updated = _timestamp(snapshot.created_at)
+        # The thread's first checkpoint is its input (step -1) or the empty one `create` wrote (step 0).
+        first = [tup for step in (-1, 0) async for tup in self.checkpointer.alist(config, filter={"step": step})]
+        created = min((t.metadata.get("created") or _timestamp(t.checkpoint["ts"]) for t in first), default=updated)
+        messages, resources = self._shown(snapshot.values.get("messages") or [], updated)
+        return Conversation(id=conversation_id, created=created, updated=updated, messages=messages,
+                            resources=resources)
+
+    async def delete(self, conversation_id: str) -> None:
+        await self.messages(conversation_id)  # ConversationNotFound for an unknown id
+        await self.checkpointer.adelete_thread(conversation_id)
+
+    async def run(self, conversation_id: str, messages: list[BaseMessage]) -> HuggingGPTResult:
+        """One turn: the new messages (the last is the request) added to the thread, the answer to it."""
+        async with self._lock(conversation_id):
+            state = await self._graph().ainvoke({"messages": messages}, self._config(conversation_id))
+        return result_from_state(state)
+
+    async def stream(self, conversation_id: str, messages: list[BaseMessage]) -> AsyncIterator[dict[str, Any]]:
+        """One turn, as the stage events of the graph's `custom` stream (`{"kind", "data"}`)."""
+        async with self._lock(conversation_id):
+            async for event in self._graph().astream({"messages": messages}, self._config(conversation_id),
+                                                     stream_mode="custom"):
+                yield event
+
+    def _lock(self, conversation_id: str) -> asyncio.Lock:
+        """Turns of one conversation run one after the other: each reads the thread the one before wrote."""
+        return self._turns.setdefault(conversation_id, asyncio.Lock())
+
+    def _shown(self, messages: list[BaseMessage], updated: float) -> tuple[list[StoredMessage], list[Resource]]:
+        """The thread's turns and files in the routes' shapes; a request is dated by the answer to it."""
+        shown: list[StoredMessage] = []
+        resources: list[Resource] = []
+        pending: list[tuple[StoredMessage, list[str]]] = []  # requests not answered yet, with their uploads
+        for message in messages:
+            if message.type not in ROLES:
+                continue  # tool calls and results are not turns of the conversation
+            if message.type == "ai" and message.name == NAME:
+                meta = message.response_metadata
+                created = meta.get("created", updated)
+                for request, attached in pending:
+                    request.created = created
+                    resources += [_resource(path, "upload", created) for path in attached]
+                pending = []
+                files = meta.get("files") or []
+                media = [m for f in files if (m := media_entry(self.workspace, f))]
+                details = {"planner": meta.get("planner"), "plan": meta.get("plan", []), "files": media,
+                           "error": meta.get("error")}
+                shown.append(StoredMessage(role="assistant", content=message.text, created=created, details=details))
+                resources += [_resource(rel, "output", created) for f in files
+                              if (rel := relative_path(self.workspace, f))]
+                continue
+            stored = StoredMessage(role=ROLES[message.type], content=message.text, created=updated)
+            shown.append(stored)
+            if message.type == "human":
+                pending.append((stored, list(message.additional_kwargs.get("attached") or [])))
+        resources += [_resource(path, "upload", updated) for _, attached in pending for path in attached]
+        return shown, resources
+
+
+def request_message(text: str, attached: list[str] | None = None) -> HumanMessage:
+    """A request for the thread; `attached` names the uploads sent with it (workspace paths)."""
+    return HumanMessage(text, additional_kwargs={"attached": list(attached)} if attached else {})
+
+
+def _resource(path: str, origin: Literal["upload", "output"], created: float) -> Resource:
+    return Resource(path=path, kind=media_type(path), origin=origin, created=created)
+
+
+def _timestamp(iso: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(iso).timestamp()

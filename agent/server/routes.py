@@ -2,9 +2,11 @@
 
 The original routes take `{"messages": [{"role", "content"}, ...]}`: the last
 message is the request, the others the chat log. With a `conversation_id` the
-server prepends that conversation's stored log and records the new turn, so a
-client sends only its new message. `POST /conversations/{id}/messages` streams
-the stages as server-sent events; the chat page uses it.
+request runs through the agent's LangGraph graph on that conversation's thread
+(conversations.py), so the checkpointer gives it the earlier turns and records
+the new one, and a client sends only its new message. `POST
+/conversations/{id}/messages` streams the stages as server-sent events; the chat
+page uses it.
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import StreamingResponse
+from langchain_core.messages import convert_to_messages
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent
-from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound
+from langchain_hugginggpt.agent.graph import chat_log
+from langchain_hugginggpt.agent.schema import StageEvent
+from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound, request_message
 from langchain_hugginggpt.agent.server.files import media_entry, relative_path
-from langchain_hugginggpt.agent.workspace import WorkspaceError, media_type
+from langchain_hugginggpt.agent.workspace import WorkspaceError
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
@@ -48,52 +52,47 @@ class ChatMessage(BaseModel):
 
 
 class Turn:
-    """One request ready for the agent: the text, the chat log, and where to record it."""
+    """One request ready for the agent: the text, the chat log, and the conversation it belongs to."""
 
-    def __init__(self, request: str, history: list[dict[str, Any]], conversation: Conversation | None,
-                 attached: Sequence[str] = ()) -> None:
-        self.request, self.history, self.conversation, self.attached = request, history, conversation, list(attached)
+    def __init__(self, request: str, history: list[dict[str, Any]], conversation_id: str | None = None,
+                 earlier: Sequence[Message] = (), attached: Sequence[str] = ()) -> None:
+        self.request, self.history, self.conversation_id = request, history, conversation_id
+        self.earlier, self.attached = list(earlier), list(attached)
 
     @property
     def input(self) -> dict[str, Any]:
         return {"request": self.request, "chat_history": self.history}
+
+    def messages(self) -> list[Any]:
+        """What the turn adds to its conversation's thread: the messages sent, the request last."""
+        earlier = convert_to_messages([m.model_dump() for m in self.earlier])
+        return [*earlier, request_message(self.request, self.attached)]
 
 
 def _state(request: Request) -> Any:
     return request.app.state.hugginggpt
 
 
-def _conversation(request: Request, conversation_id: str) -> Conversation:
+async def _history(request: Request, conversation_id: str) -> list[dict[str, str]]:
     try:
-        return _state(request).store.get(conversation_id)
+        messages = await _state(request).store.messages(conversation_id)
     except ConversationNotFound:
         raise HTTPException(404, f"no conversation {conversation_id!r}; create one with POST /conversations") from None
+    return chat_log(messages)
 
 
-def _turn(request: Request, body: MessagesRequest) -> Turn:
+async def _turn(request: Request, body: MessagesRequest) -> Turn:
     *earlier, last = body.messages
     if last.role != "user":
         raise HTTPException(400, f"the last message is the request and must come from the user, not {last.role!r}")
     if not last.content.strip():
         raise HTTPException(400, "the request (the last message) is empty")
-    conversation = _conversation(request, body.conversation_id) if body.conversation_id else None
     # A client sends back the answers it got: their /files/... URLs name workspace files.
     local = _state(request).public.to_workspace
-    history = (conversation.chat_history() if conversation else []) + [
-        {"role": m.role, "content": local(m.content)} for m in earlier]
-    return Turn(local(last.content.strip()), history, conversation)
-
-
-def _record(request: Request, turn: Turn, result: HuggingGPTResult) -> None:
-    """Store the turn in its conversation: the request, the answer, and the files it brought in."""
-    if turn.conversation is None:
-        return
-    workspace = _state(request).workspace
-    resources = [(path, media_type(path), "upload") for path in turn.attached]
-    resources += [(rel, media_type(rel), "output") for f in result.files if (rel := relative_path(workspace, f))]
-    details = {"planner": result.planner, "plan": [t.model_dump() for t in result.plan],
-               "files": [m for f in result.files if (m := media_entry(workspace, f))], "error": result.error}
-    _state(request).store.add_turn(turn.conversation.id, turn.request, result.answer, details, resources)
+    earlier = [m.model_copy(update={"content": local(m.content)}) for m in earlier]
+    stored = await _history(request, body.conversation_id) if body.conversation_id else []
+    history = stored + [m.model_dump() for m in earlier]
+    return Turn(local(last.content.strip()), history, body.conversation_id, earlier)
 
 
 def _media(request: Request, files: list[str]) -> list[dict[str, Any]]:
@@ -111,21 +110,23 @@ async def _plan(request: Request, turn: Turn) -> Any:
 @router.post("/hugginggpt", tags=["hugginggpt"])
 async def hugginggpt(request: Request, body: MessagesRequest) -> dict[str, Any]:
     """All four stages; `{"message": answer}` as the original, plus the files produced."""
-    turn = _turn(request, body)
-    result: HuggingGPTResult = await _state(request).agent.ainvoke(turn.input)
-    _record(request, turn, result)
+    turn = await _turn(request, body)
+    if turn.conversation_id:  # the checkpointer keeps the turn
+        result = await _state(request).store.run(turn.conversation_id, turn.messages())
+    else:
+        result = await _state(request).agent.ainvoke(turn.input)
     reply: dict[str, Any] = {"message": result.answer, "files": _media(request, result.files)}
     if result.error:
         reply["error"] = result.error
-    if turn.conversation:
-        reply["conversation_id"] = turn.conversation.id
+    if turn.conversation_id:
+        reply["conversation_id"] = turn.conversation_id
     return reply
 
 
 @router.post("/tasks", tags=["hugginggpt"])
 async def tasks(request: Request, body: MessagesRequest) -> list[dict[str, Any]]:
     """Stage 1 only: the validated plan, `[{"task", "id", "dep", "args"}, ...]`."""
-    planned = await _plan(request, _turn(request, body))
+    planned = await _plan(request, await _turn(request, body))
     return planned.plan.to_list()
 
 
@@ -135,7 +136,7 @@ async def results(request: Request, body: MessagesRequest) -> dict[str, Any]:
     from langchain_hugginggpt.agent.executor import TaskExecutor
     from langchain_hugginggpt.agent.selection import ModelSelector
 
-    agent, turn = _state(request).agent, _turn(request, body)
+    agent, turn = _state(request).agent, await _turn(request, body)
     plan = (await _plan(request, turn)).plan
     selector = ModelSelector(agent.llm, agent.candidate_source, k=agent.k, use_llm=agent.selection == "llm")
     selections = await selector.aselect(turn.request, plan)
@@ -157,19 +158,22 @@ async def results(request: Request, body: MessagesRequest) -> dict[str, Any]:
 
 @router.post("/conversations", status_code=201, tags=["conversations"])
 async def create_conversation(request: Request) -> dict[str, Any]:
-    conversation = _state(request).store.create()
+    conversation = await _state(request).store.create()
     return {"id": conversation.id, "created": conversation.created}
 
 
 @router.get("/conversations/{conversation_id}", tags=["conversations"])
 async def get_conversation(request: Request, conversation_id: str) -> Conversation:
-    return _conversation(request, conversation_id)
+    try:
+        return await _state(request).store.get(conversation_id)
+    except ConversationNotFound:
+        raise HTTPException(404, f"no conversation {conversation_id!r}; create one with POST /conversations") from None
 
 
 @router.delete("/conversations/{conversation_id}", status_code=204, tags=["conversations"])
 async def delete_conversation(request: Request, conversation_id: str) -> Response:
     try:
-        _state(request).store.delete(conversation_id)
+        await _state(request).store.delete(conversation_id)
     except ConversationNotFound:
         raise HTTPException(404, f"no conversation {conversation_id!r}") from None
     return Response(status_code=204)
@@ -182,7 +186,7 @@ async def delete_conversation(request: Request, conversation_id: str) -> Respons
                                              "result (the full HuggingGPTResult), error."}})
 async def send_message(request: Request, conversation_id: str, body: ChatMessage) -> EventSourceResponse:
     """Add a message to a conversation and stream the stages as server-sent events."""
-    conversation = _conversation(request, conversation_id)
+    await _history(request, conversation_id)  # 404 for an unknown conversation
     if not body.content.strip():
         raise HTTPException(400, "the message is empty")
     workspace = _state(request).workspace
@@ -196,19 +200,19 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
             raise HTTPException(400, str(exc)) from None
     text = _state(request).public.to_workspace(body.content.strip())
     text += f" (attached: {', '.join(attached)})" if attached else ""
-    turn = Turn(text, conversation.chat_history(), conversation, attached)
+    turn = Turn(text, [], conversation_id, attached=attached)
     # sse-starlette: keep-alive comments while a task runs, and it sees a client that left.
     return EventSourceResponse(_events(request, turn), ping=_state(request).sse_ping_seconds)
 
 
 async def _events(request: Request, turn: Turn) -> AsyncIterator[dict[str, str]]:
     """The turn runs on its own, so a client that leaves stops the stream, not the turn:
-    it is still recorded in the conversation."""
+    the checkpointer still records it in the conversation."""
     queue: asyncio.Queue[dict[str, str] | None] = asyncio.Queue()
     run = asyncio.create_task(_run_turn(request, turn, queue.put_nowait))
     _RUNNING.add(run)
     run.add_done_callback(_RUNNING.discard)
-    yield _sse("conversation", {"id": turn.conversation.id, "request": turn.request})
+    yield _sse("conversation", {"id": turn.conversation_id, "request": turn.request})
     while (event := await queue.get()) is not None:
         yield event
 
@@ -218,11 +222,9 @@ _RUNNING: set[asyncio.Task] = set()  # turns still running (a task only weakly r
 
 async def _run_turn(request: Request, turn: Turn, emit: Callable[[dict[str, str] | None], None]) -> None:
     try:
-        async for event in _state(request).agent.astream(turn.input):
-            data = _with_media(request, event)
-            if event.kind == "result":
-                _record(request, turn, HuggingGPTResult.model_validate(event.data))
-            emit(_sse(event.kind, data))
+        async for data in _state(request).store.stream(turn.conversation_id, turn.messages()):
+            event = StageEvent.model_validate(data)
+            emit(_sse(event.kind, _with_media(request, event)))
     except Exception as exc:
         logger.exception("conversation turn failed")
         emit(_sse("error", {"error": f"{type(exc).__name__}: {exc}"}))

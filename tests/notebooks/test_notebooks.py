@@ -20,6 +20,7 @@ NAMES = [
     "02_compose_with_langchain.ipynb",
     "03_models_and_retrieval.ipynb",
     "04_evaluate_planning.ipynb",
+    "05_langgraph.ipynb",
 ]
 # What each notebook must display when run: inline images (PNG: a picture or a plot) and playable audio.
 SHOWS = {
@@ -27,6 +28,7 @@ SHOWS = {
     "02_compose_with_langchain.ipynb": {"image", "audio", "markdown"},
     "03_models_and_retrieval.ipynb": {"image", "markdown"},
     "04_evaluate_planning.ipynb": {"image", "markdown"},
+    "05_langgraph.ipynb": {"image", "audio", "markdown"},
 }
 
 
@@ -34,7 +36,7 @@ def read(name: str) -> nbformat.NotebookNode:
     return nbformat.read(NOTEBOOKS / name, as_version=4)
 
 
-def test_the_notebooks_are_these_four():
+def test_the_notebooks_are_these_five():
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == NAMES
 
 
@@ -92,5 +94,5 @@ def test_runs_top_to_bottom_offline(name, tmp_path, monkeypatch):
 
     assert SHOWS[name] <= displayed(notebook), f"{name} displayed only {displayed(notebook)}"
     log = tmp_path / "home" / "runs.jsonl"
-    if name in ("01_quickstart.ipynb", "02_compose_with_langchain.ipynb"):
+    if name in ("01_quickstart.ipynb", "02_compose_with_langchain.ipynb", "05_langgraph.ipynb"):
         assert log.is_file(), "the agent's runs were not logged in the private HUGGINGGPT_HOME"

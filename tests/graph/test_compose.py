@@ -1,0 +1,96 @@
+"""The graph composes as LangGraph users expect: a node (subgraph) in a larger graph sharing
+`messages`, `stream_mode="updates"` and `"custom"` (the same stage events as the Runnable's
+`stream`), and the experts as tools a `create_agent` agent calls."""
+
+import json
+import shutil
+
+import numpy as np
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langgraph.graph import START, MessagesState, StateGraph
+
+from langchain_hugginggpt.agent.graph import build_graph, task_tools
+from langchain_hugginggpt.tools import TASKS, task_status
+
+from .conftest import EDGES_REQUEST, REPO, canny, pixels, thread
+
+
+def file_report(state: MessagesState) -> dict:
+    """The parent graph's own step: say how many edge pixels each file of the answer has."""
+    answer = state["messages"][-1]
+    counts = [f"{path}: {int((pixels(path) > 0).sum())} edge pixels" for path in answer.response_metadata["files"]]
+    return {"messages": [AIMessage("; ".join(counts), name="report")]}
+
+
+def test_the_graph_is_a_node_of_a_larger_graph(agent, saver, workspace):
+    parent = StateGraph(MessagesState)
+    parent.add_node("hugginggpt", build_graph(agent))  # no checkpointer of its own: the parent's keeps the thread
+    parent.add_node("report", file_report)
+    parent.add_edge(START, "hugginggpt")
+    parent.add_edge("hugginggpt", "report")
+    app = parent.compile(checkpointer=saver)
+
+    state = app.invoke({"messages": [("user", EDGES_REQUEST)]}, thread("parent"))
+    human, answer, report = state["messages"]
+    assert answer.name == "hugginggpt" and report.name == "report" and set(state) == {"messages"}
+    [edges] = answer.response_metadata["files"]
+    assert np.array_equal(pixels(edges), canny(workspace.root / "square.png"))
+    assert report.content == f"{edges}: {int((canny(workspace.root / 'square.png') > 0).sum())} edge pixels"
+
+    # The parent's thread is the conversation: the next turn's "it" is the file of the first.
+    state = app.invoke({"messages": [("user", "Now give me the canny edge map of it")]}, thread("parent"))
+    assert [m.name for m in state["messages"][4:]] == ["hugginggpt", "report"]
+    [again] = state["messages"][4].response_metadata["files"]
+    assert np.array_equal(pixels(again), canny(edges))
+
+
+def test_updates_come_per_node_and_custom_events_match_the_runnables_stream(agent, saver):
+    graph = build_graph(agent, checkpointer=saver)
+    chunks = list(graph.stream({"messages": [("user", EDGES_REQUEST)]}, thread("s"),
+                               stream_mode=["updates", "custom"]))
+    updates = [next(iter(chunk)) for mode, chunk in chunks if mode == "updates"]
+    assert updates == ["plan", "select", "execute", "respond"]
+    events = [chunk for mode, chunk in chunks if mode == "custom"]
+    runnable = list(agent.stream(EDGES_REQUEST))
+    assert [e["kind"] for e in events] == [e.kind for e in runnable] == [
+        "plan", "selection", "task", "answer_chunk", "answer", "result"]
+    task = next(e["data"] for e in events if e["kind"] == "task")
+    assert task["status"] == "ok" and task["model_id"] == "opencv-canny"
+    assert events[-1]["data"]["answer"] == graph.get_state(thread("s")).values["messages"][-1].content
+
+
+async def test_astream_custom_events_per_task(agent, workspace):
+    shutil.copy(REPO / "examples" / "street.jpg", workspace.root / "street.jpg")
+    graph = build_graph(agent)
+    request = "Detect the objects in street.jpg and read the result aloud"
+    events = [e async for e in graph.astream({"messages": [("user", request)]}, stream_mode="custom")]
+    tasks = [e["data"] for e in events if e["kind"] == "task"]
+    assert [(t["task_id"], t["task"], t["status"]) for t in tasks] == [
+        (0, "object-detection", "ok"), (1, "text-to-speech", "ok")]
+    assert tasks[1]["args"]["text"] == tasks[0]["output"]["text"]  # read aloud: what task 0 found
+
+
+class ScriptedToolCaller(GenericFakeChatModel):
+    """Stands in for a tool-calling LLM (none runs offline): replies with the messages it is given."""
+
+    def bind_tools(self, tools, **kwargs):
+        return self
+
+
+def test_task_tools_for_create_agent(agent, workspace):
+    tools = task_tools(agent)
+    runnable_here = [name for name in TASKS if task_status(name)["models"] or task_status(name)["stand_ins"]]
+    assert [tool.name for tool in tools] == [name.replace("-", "_") for name in runnable_here]
+    assert "canny_control" in [tool.name for tool in tools] and len(task_tools(agent, runnable_only=False)) == len(TASKS)
+
+    model = ScriptedToolCaller(messages=iter([
+        AIMessage("", tool_calls=[{"id": "call-1", "name": "canny_control", "args": {"image": "square.png"}}]),
+        AIMessage("Done: the edge map is ready."),
+    ]))
+    state = create_agent(model, tools=tools).invoke({"messages": [("user", "edges of square.png, please")]})
+    call, result, final = state["messages"][1:]
+    assert call.tool_calls[0]["name"] == "canny_control" and final.content == "Done: the edge map is ready."
+    edges = json.loads(result.content)["image"]  # the tool's output, as the LLM reads it
+    assert np.array_equal(pixels(edges), canny(workspace.root / "square.png"))
