@@ -61,7 +61,7 @@ class ConversationThreads:
     """The agent's graph with the SQLite checkpointer, and the threads it keeps, as conversations."""
 
     def __init__(self, agent: Any, path: str | Path, workspace: Workspace) -> None:
-        self.workspace = workspace
+        self.workspace, self.path = workspace, Path(path)  # the checkpoint file (kept out of responses)
         self.checkpointer = sqlite_checkpointer(path)
         # The graph runs the stages of a HuggingGPT; another kind of agent serves the stateless routes only.
         self.graph = build_graph(agent, checkpointer=self.checkpointer) if isinstance(agent, HuggingGPT) else None
