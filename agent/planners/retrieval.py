@@ -19,7 +19,14 @@ from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
 from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, means_first, ordered_plan
-from langchain_hugginggpt.agent.planners.text import ParsedRequest, history_files, parse
+from langchain_hugginggpt.agent.planners.text import (
+    OUTPUT_REF,
+    RESULT_REF,
+    ParsedRequest,
+    earlier_answer,
+    history_files,
+    parse,
+)
 from langchain_hugginggpt.agent.planners.wiring import (
     complete_comparisons, fill_from_later, fill_step, produces_text, restatements)
 from langchain_hugginggpt.agent.schema import Plan
@@ -72,9 +79,12 @@ class RetrievalPlanner:
             fill_step(i, steps, parsed, self.chain_by_default)
         fill_from_later(steps)
         complete_comparisons(steps, parsed)
-        for step in steps:  # last resort for text: the request itself
+        # Last resort for text: what an earlier turn answered, when the request points back at it
+        # ("now read that aloud"), else the request itself.
+        previous = earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request) else None
+        for step in steps:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
-                step.args["text"] = request
+                step.args["text"] = previous or request
         steps = drop_unfilled(steps)
         plan = ordered_plan(steps)
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan

@@ -222,6 +222,17 @@ def edit_instruction(parsed: ParsedRequest, lo: int, hi: int) -> str | None:
     return "".join(words).strip(" ,") or None
 
 
+def earlier_answer(chat_history: list[dict] | None) -> str | None:
+    """The direct answer of the last assistant turn (its first paragraph: the agent's answers put the
+    answer first and the account of how after a blank line), which "read that aloud" refers to."""
+    for message in reversed(chat_history or []):
+        role = message.get("role") if isinstance(message, dict) else getattr(message, "type", None)
+        if role in ("assistant", "ai"):
+            content = message.get("content", "") if isinstance(message, dict) else getattr(message, "content", "")
+            return str(content).strip().split("\n\n", 1)[0].strip() or None
+    return None
+
+
 def history_files(chat_history: list[dict] | None) -> list[Resource]:
     """The files and URLs named in earlier turns (the user's, and the paths an answer listed)."""
     files = []

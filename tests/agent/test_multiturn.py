@@ -24,3 +24,17 @@ def test_second_turn_refers_to_the_first_turns_output(tmp_path, monkeypatch):
     assert [t.task for t in second.plan] == ["hed-control"]
     assert second.plan[0].args["image"] == edges  # "it" is the edge map from turn one
     assert second.results[0].ok and second.results[0].files[0] != edges
+
+
+def test_read_that_aloud_speaks_the_earlier_answer(tmp_path, monkeypatch):
+    """'Now read that aloud' means the last turn's answer, not the words of the request."""
+    monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path / "home"))
+    agent = HuggingGPT(llm=None, planner="retrieval", workspace=Workspace(tmp_path))
+    history = [{"role": "user", "content": "How many objects are in street.jpg?"},
+               {"role": "assistant", "content": "2 cars, 1 person\n\nHow I did it:\n- Task 0, object-detection: ..."}]
+    second = agent.invoke({"request": "now read that aloud", "chat_history": history})
+    assert [(t.task, t.args["text"]) for t in second.plan] == [("text-to-speech", "2 cars, 1 person")]
+    assert second.results[0].ok and second.results[0].files[0].endswith(".wav")
+
+    alone = agent.invoke("Read 'good morning' aloud")  # a quote of its own still wins, with no history at all
+    assert alone.plan[0].args["text"] == "good morning"
