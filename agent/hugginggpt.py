@@ -12,6 +12,7 @@ fails, the result keeps what the stages before it computed.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from typing import Any, AsyncIterator, Callable, Iterator, Literal
@@ -34,6 +35,8 @@ from langchain_hugginggpt.prompts import render
 PlannerName = Literal["auto", "retrieval", "llm"]
 Emit = Callable[[StageEvent], Any]
 
+
+logger = logging.getLogger(__name__)
 
 class HuggingGPTInput(BaseModel):
     """A request, and optionally the conversation so far ({"role", "content"} messages)."""
@@ -233,8 +236,13 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         except ValueError as exc:  # PlanError or unparseable JSON
             if planned is None or not planned.plan.tasks:
                 raise
+            from langchain_hugginggpt.agent.validation import PlanTruncated
+
+            # Said, not swallowed: the label names why, the details and the log hold the whole message.
+            why = "cut off" if isinstance(exc, PlanTruncated) else "invalid"
+            logger.warning("the LLM's plan was %s, using the retrieval plan: %s", why, exc)
             planned.details["llm_plan_error"] = str(exc)
-            planned.planner = "retrieval (the LLM's plan was invalid)"
+            planned.planner = f"retrieval (the LLM's plan was {why})"
             return planned
 
     def _retrieval_planner(self) -> Any:
