@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableSerializable, ensure_config
 from langchain_core.runnables.config import patch_config
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.planners import PlannerOutput
@@ -50,6 +50,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     responder: Literal["llm", "template"] = "llm"
     workspace: Workspace = Field(default_factory=Workspace)
     candidate_source: Any = Field(None, description="A CandidateSource; default: the tools registry.")
+    experts: Any = Field(None, description="Experts on Ray Serve: a RemoteExperts, or the URL of `hugginggpt experts "
+                                           "serve` ('ray' inside the cluster); default: every engine runs here.")
     k: int = 5
     max_concurrency: int = 4
     task_timeout: float | None = 600.0
@@ -57,6 +59,13 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     chit_chat_history: bool = Field(True, description="Show earlier turns to the LLM when a request has no task.")
     log_runs: bool = True
     model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    @field_validator("experts", mode="before")
+    @classmethod
+    def _connect_experts(cls, value: Any) -> Any:
+        from langchain_hugginggpt.agent.experts.client import RemoteExperts
+
+        return RemoteExperts(value) if isinstance(value, str) else value
 
     @classmethod
     def from_preset(cls, llm: str | BaseChatModel | None = None, **kwargs: Any) -> "HuggingGPT":
@@ -156,7 +165,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             emit(StageEvent(kind="answer", data={"answer": result.answer}))
             return
 
-        selector = ModelSelector(self.llm, self.candidate_source, k=self.k, use_llm=self.selection == "llm")
+        source = self.candidate_source or (self.experts.candidates() if self.experts is not None else None)
+        selector = ModelSelector(self.llm, source, k=self.k, use_llm=self.selection == "llm")
         with _timer(result, "selection"):
             result.selections = await selector.aselect(input.request, planned.plan, config)
         emit(StageEvent(kind="selection", data={str(k): s.model_dump() for k, s in result.selections.items()}))
@@ -165,7 +175,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             result.results[task_result.task_id] = task_result  # kept even if a later stage fails
             emit(StageEvent(kind="task", data=task_result.model_dump()))
 
-        executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout)
+        executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout, engines=self.experts)
         with _timer(result, "execution"):
             result.results = await executor.arun(planned.plan, result.selections, on_result, config)
 
