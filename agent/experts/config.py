@@ -60,6 +60,9 @@ class DeploymentOptions(BaseModel):
     max_queued_requests: int | None = Field(
         None, description="Requests that may wait for a replica; more are refused with a clear error. -1: no limit.")
     health_check_period_s: float | None = Field(None, gt=0)
+    max_constructor_retry_count: int | None = Field(
+        None, ge=1, description="Tries to start a replica before the deployment is DEPLOY_FAILED (an engine that "
+                                "cannot run on its node fails its start).")
 
     @model_validator(mode="after")
     def _replicas_or_autoscaling(self) -> "DeploymentOptions":

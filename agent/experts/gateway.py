@@ -49,6 +49,10 @@ def unavailable_message(info: ExpertInfo) -> str:
     return f"expert deployment {info.name!r} ({info.task} with {info.model}) is {info.status}{detail}"
 
 
+def _error(status: int, detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=status)
+
+
 @serve.deployment(name="ExpertsGateway")
 @serve.ingress(api)
 class ExpertsGateway:
@@ -92,7 +96,3 @@ class ExpertsGateway:
         except ExpertError as exc:
             return _error(422, str(exc))
         return Response(reply.model_dump_json(), media_type="application/json")
-
-
-def _error(status: int, detail: str) -> JSONResponse:
-    return JSONResponse({"detail": detail}, status_code=status)

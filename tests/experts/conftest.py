@@ -31,9 +31,9 @@ CONFIG = {
         {"task": "object-detection", "model": "centernet-mobilenetv3-coco"},
         {"task": "text-to-speech", "model": "flite/cmu_us_slt"},
         {"task": "summarization", "model": "sumy-lexrank"},
-        # One task at a time per replica, one more may wait: a third concurrent task is refused.
+        # One task at a time per replica, two more may wait: a fifth concurrent task is refused.
         {"task": "text2text-generation", "model": "test/slow-upper-writer", "num_replicas": 2,
-         "max_ongoing_requests": 1, "max_queued_requests": 1},
+         "max_ongoing_requests": 1, "max_queued_requests": 2},
         {"task": "translation", "model": "test/crashes-its-process"},
     ],
 }

@@ -54,3 +54,16 @@ class CrashesItsProcess(Engine):
     def run(self, inputs, workspace):
         time.sleep(0.2)
         os._exit(1)
+
+
+@register
+class NeedsAMissingModule(Engine):
+    """Cannot run anywhere: its replica fails to start, so its deployment is DEPLOY_FAILED."""
+
+    task = "image-classification"
+    model_id = "test/needs-a-missing-module"
+    description = "Needs a module that is not installed (test engine)."
+    requires = ("a_module_that_is_not_installed",)
+
+    def run(self, inputs, workspace):
+        raise AssertionError("never runs")
