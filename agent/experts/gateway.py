@@ -35,8 +35,16 @@ def deployment_statuses(app_name: str) -> dict[str, tuple[str, str]]:
     application = serve.status().applications.get(app_name)
     if application is None:
         return {}
-    return {name: (str(getattr(d.status, "value", d.status)), d.message or "")
+    return {name: (str(getattr(d.status, "value", d.status)), brief(d.message or ""))
             for name, d in application.deployments.items()}
+
+
+def brief(message: str) -> str:
+    """Ray's status message without the replica's traceback: its first sentence and the error line."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if len(lines) <= 2:
+        return " ".join(lines)
+    return f"{lines[0].split(' Error:')[0]} {lines[-1]}"
 
 
 def with_statuses(infos: list[ExpertInfo], statuses: dict[str, tuple[str, str]]) -> list[ExpertInfo]:
