@@ -65,3 +65,19 @@ def test_a_plan_runs_on_the_deployments_and_its_files_land_in_the_workspace(expe
     with wave.open(str(audio)) as wav:
         assert wav.getnframes() / wav.getframerate() > 1.0
     assert str(audio.name) in speech.output["text"]
+
+
+def test_hugginggpt_with_experts_runs_its_plan_on_them(experts_cluster, workspace):
+    from langchain_hugginggpt.agent.experts.client import HandleTransport
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+
+    # A URL, from a process connected to the cluster that serves it: DeploymentHandles, not HTTP.
+    agent = HuggingGPT(llm=None, planner="retrieval", responder="template", log_runs=False,
+                       workspace=workspace, experts=experts_cluster.url)
+    assert isinstance(agent.experts.transport, HandleTransport)
+    result = agent.invoke("Detect the objects in street.jpg")
+    assert result.error is None and [t.task for t in result.plan] == ["object-detection"]
+    [task] = result.results.values()
+    assert task.ok and task.served_by["deployment"] == "object-detection--centernet-mobilenetv3-coco"
+    assert result.selections[0].candidates[0].id == "centernet-mobilenetv3-coco"
+    assert task.files and all(Path(f).parent == workspace.outputs for f in task.files)
