@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.run(engine_inputs, workspace)  # load the models once
 
     ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=200 * 2**20,
-             _node_ip_address="127.0.0.1", logging_level="error", log_to_driver=False)
+             logging_level="error", log_to_driver=False)
     port = free_port()
     serve.start(http_options={"host": "127.0.0.1", "port": port})
     rows, overhead = [], {}

@@ -23,8 +23,6 @@ def start_ray(args: argparse.Namespace) -> bool:
         ray.init(address=address, logging_level="warning")
         return False
     local: dict[str, Any] = {"include_dashboard": False}
-    if args.host in ("127.0.0.1", "localhost"):
-        local["_node_ip_address"] = "127.0.0.1"  # nothing of the local cluster listens on other interfaces
     if args.num_cpus is not None:
         local["num_cpus"] = args.num_cpus
     if args.object_store_mb is not None:

@@ -108,8 +108,9 @@ class ExpertsConfig(BaseModel):
     """The whole experts application (a YAML file, or the `args` of a Ray Serve config)."""
 
     model_config = ConfigDict(extra="forbid")
+    # 0.1 logical CPU a replica: a laptop's cores hold every engine (Ray's CPUs only schedule).
     defaults: DeploymentOptions = Field(default_factory=lambda: DeploymentOptions(
-        ray_actor_options=RayActorOptions(num_cpus=1.0)))
+        ray_actor_options=RayActorOptions(num_cpus=0.1)))
     deployments: list[ExpertSpec] | None = Field(
         None, description="Engines to deploy; None: every engine that can run where the app is built.")
     imports: list[str] = Field(default_factory=list,

@@ -67,14 +67,15 @@ class ExpertsCluster:
         raise AssertionError(f"deployments not healthy after {timeout} s: {statuses}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # started once, and stopped before the rest of the suite runs
 def experts_cluster(tmp_path_factory):
     markers = tmp_path_factory.mktemp("replica-markers")
     # Replicas are processes of their own: they find the tests' engines through PYTHONPATH.
+    saved = {name: os.environ.get(name) for name in (MARKERS_ENV, "PYTHONPATH", "HF_HUB_OFFLINE")}
     os.environ[MARKERS_ENV] = str(markers)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    ray.init(num_cpus=4, include_dashboard=False, object_store_memory=200 * 2**20, _node_ip_address="127.0.0.1",
+    ray.init(num_cpus=4, include_dashboard=False, object_store_memory=200 * 2**20,
              logging_level="warning", configure_logging=False)
     port = free_port()
     try:
@@ -84,6 +85,11 @@ def experts_cluster(tmp_path_factory):
     finally:
         serve.shutdown()
         ray.shutdown()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ from langchain_hugginggpt.agent.experts.protocol import ExpertUnavailable
 from langchain_hugginggpt.agent.schema import Plan, Task
 from langchain_hugginggpt.agent.selection import ModelSelector
 
+pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
+
 BROKEN_APP = "broken-experts"
 BROKEN = "image-classification--test_needs-a-missing-module"
 

@@ -11,8 +11,11 @@ import sys
 import threading
 
 import httpx
+import pytest
 import ray
 from ray import serve
+
+pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
 
 CLI = [sys.executable, "-m", "langchain_hugginggpt.agent.cli"]
 TEXT = ("Ray Serve runs each expert as a deployment. Every deployment has replicas. The controller sends each task "

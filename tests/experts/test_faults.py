@@ -19,6 +19,8 @@ from langchain_hugginggpt.tools.base import ExpertError
 from tests.experts.conftest import CRASHES, SLOW
 from tests.experts.test_remote_engines import TEXT
 
+pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
+
 MODELS = {"text2text-generation": "test/slow-upper-writer", "summarization": "sumy-lexrank",
           "text-to-speech": "flite/cmu_us_slt", "translation": "test/crashes-its-process"}
 
@@ -94,28 +96,33 @@ def test_a_task_whose_replica_dies_twice_fails_naming_the_deployment(experts, wo
 
 
 def test_a_deployment_at_capacity_queues_then_refuses_with_a_clear_error(experts_cluster):
-    experts_cluster.wait_healthy()
-    experts = experts_cluster.http()
-    info = experts.deployment_for("text2text-generation", "test/slow-upper-writer")
     from langchain_hugginggpt.agent.experts.client import RemoteEngine
     from langchain_hugginggpt.agent.workspace import Workspace
 
-    def call(i: int):
+    experts_cluster.wait_healthy()
+    experts = experts_cluster.http()
+    engine = RemoteEngine(experts, experts.deployment_for("text2text-generation", "test/slow-upper-writer"))
+    tag = uuid.uuid4().hex[:6]
+
+    def call(text: str):
         try:
-            return RemoteEngine(experts, info).run({"text": f"request {i}"}, Workspace(experts_cluster.markers))
+            return engine.run({"text": text}, Workspace(experts_cluster.markers.parent))
         except ExpertError as exc:
             return exc
 
-    # Two replicas take one task each and two may wait: of six at once, some wait and some are refused.
-    with ThreadPoolExecutor(6) as pool:
-        outcomes = list(pool.map(call, range(6)))
+    with ThreadPoolExecutor(5) as pool:
+        # Both replicas busy (one task at a time each) ...
+        busy = [pool.submit(call, f"busy {i} {tag}") for i in range(2)]
+        for i in range(2):
+            wait_for_marker(experts_cluster.markers, f"busy {i} {tag}")
+        # ... then three more at once: two wait in the queue (max_queued_requests=2), one is refused.
+        late = [pool.submit(call, f"late {i} {tag}") for i in range(3)]
+        outcomes = [f.result(timeout=120) for f in busy + late]
     refused = [o for o in outcomes if isinstance(o, CapacityError)]
-    served = [o for o in outcomes if not isinstance(o, Exception)]
-    assert len(served) + len(refused) == 6, outcomes  # every request either ran or was refused: none dropped
-    assert refused and all(SLOW in str(e) and "max_ongoing_requests" in str(e) for e in refused)
-    assert len(served) >= 3  # more than the two replicas hold at once: the others waited in the queue
-    assert sorted(o.text.split(" (")[0] for o in served) == sorted(
-        f"REQUEST {i}" for i, o in enumerate(outcomes) if o in served)
+    assert len(refused) == 1, outcomes
+    assert SLOW in str(refused[0]) and "max_ongoing_requests" in str(refused[0]) and "at capacity" in str(refused[0])
+    served = [o.text.split(" (")[0] for o in outcomes if not isinstance(o, Exception)]
+    assert len(served) == 4 and all(text.endswith(tag.upper()) for text in served)  # the two that waited ran
 
 
 def wait_for_marker(markers, text: str, timeout: float = 60.0) -> str:

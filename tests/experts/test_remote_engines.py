@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import wave
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from langchain_hugginggpt.agent.experts import ExpertInfo
 from langchain_hugginggpt.agent.schema import Plan, Task
 from langchain_hugginggpt.agent.selection import ModelSelector
 from tests.experts.conftest import CRASHES, SLOW
+
+pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
 
 TEXT = ("Ray Serve runs each expert model as a deployment with its own replicas. The controller sends every "
         "task to the deployment of the model it chose. Media travel as bytes, so a worker needs no shared disk. "
@@ -39,10 +42,8 @@ def test_a_plan_runs_on_the_deployments_and_its_files_land_in_the_workspace(expe
         Task(task="summarization", id=1, args={"text": TEXT}),
         Task(task="text-to-speech", id=2, dep=[1], args={"text": "<resource>-1"}),
     ])
-    selections = ModelSelector(None, experts.candidates()).aselect  # no LLM: the top-ranked deployment
-    import asyncio
-
-    chosen = asyncio.run(selections("detect, summarize and read it", plan))
+    # No LLM: the top-ranked candidate among the healthy deployments of each task.
+    chosen = asyncio.run(ModelSelector(None, experts.candidates()).aselect("detect, summarize and read it", plan))
     assert {s.model_id for s in chosen.values()} == {"centernet-mobilenetv3-coco", "sumy-lexrank", "flite/cmu_us_slt"}
     results = asyncio.run(TaskExecutor(workspace, engines=experts).arun(plan, chosen))
     assert all(r.ok for r in results.values()), {i: r.error for i, r in results.items()}
@@ -58,7 +59,7 @@ def test_a_plan_runs_on_the_deployments_and_its_files_land_in_the_workspace(expe
     assert detection.files == [str(drawn)]
 
     assert summary.served_by["deployment"] == "summarization--sumy-lexrank"
-    assert summary.output["text"] and summary.output["text"] in TEXT or summary.output["text"].split(". ")[0] in TEXT
+    assert summary.output["text"][:40] in TEXT  # LexRank picks sentences of the text
 
     audio = Path(speech.output["audio"])
     assert audio.parent == workspace.outputs and speech.served_by["deployment"] == "text-to-speech--flite_cmu_us_slt"
