@@ -103,17 +103,18 @@ class HandleTransport:
 
 def connect(target: str, app_name: str = APP_NAME) -> Transport:
     """`ray` (or `ray:APP`): DeploymentHandles. A URL: handles when this process is connected to
-    a Ray cluster where the application runs, else HTTP."""
+    the Ray cluster that runs the application behind it, else HTTP."""
     if target == "ray" or target.startswith("ray:"):
         return HandleTransport(target.partition(":")[2] or app_name)
     if not target.startswith(("http://", "https://")):
         raise ValueError(f"experts: expected an http(s) URL of `hugginggpt experts serve` or 'ray', got {target!r}")
+    http = HttpTransport(target)
     if "ray" in sys.modules and sys.modules["ray"].is_initialized():
-        try:
-            return HandleTransport(app_name)
-        except Exception:  # not this cluster's application: go over HTTP
+        try:  # the gateway names its application; that application in our cluster is the same one
+            return HandleTransport(http.client.get("/health").json()["app"])
+        except Exception:  # unreachable, or not an application of this cluster: go over HTTP
             pass
-    return HttpTransport(target)
+    return http
 
 
 class RemoteExperts:

@@ -30,6 +30,7 @@ from langchain_hugginggpt.agent.experts.protocol import (
 )
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.tools.base import ExpertError
+from langchain_hugginggpt.tools.tasks import get_task
 
 
 def import_engine_modules(modules: Sequence[str]) -> None:
@@ -60,6 +61,19 @@ class ExpertReplica:
         if reason is not None:
             raise RuntimeError(f"{self.task} with {self.model} can no longer run: {reason}")
 
+    def _checked_inputs(self, request: ExpertRequest) -> dict[str, Any]:
+        """Text slots as text, media slots as files: a path in a media slot would read the worker's disk."""
+        kinds = get_task(self.task).inputs
+        unknown = sorted((set(request.inputs) | set(request.files)) - set(kinds))
+        if unknown:
+            raise ExpertError(f"{self.task} has no input slot {', '.join(unknown)}; its slots: {', '.join(kinds)}")
+        as_text = sorted(slot for slot in request.inputs if kinds[slot] != "text")
+        as_file = sorted(slot for slot in request.files if kinds[slot] == "text")
+        if as_text or as_file:
+            raise ExpertError(f"{self.task}: media slots travel as files and text slots as text; got "
+                              f"{', '.join(as_text + as_file)} the other way")
+        return dict(request.inputs)
+
     async def run(self, request: ExpertRequest) -> ExpertReply:
         # In a thread: the replica's event loop keeps answering health checks and other requests.
         return await asyncio.to_thread(self._run, request)
@@ -68,7 +82,7 @@ class ExpertReplica:
         folder = Path(tempfile.mkdtemp(dir=self.scratch))
         try:
             workspace = Workspace(folder, urls=UrlPolicy(enabled=False))  # inputs arrive as bytes, never as URLs
-            inputs: dict[str, Any] = dict(request.inputs)
+            inputs: dict[str, Any] = self._checked_inputs(request)
             for slot, media in request.files.items():
                 path = folder / "inputs" / f"{slot}-{_safe_name(media.name)}"
                 path.parent.mkdir(exist_ok=True)

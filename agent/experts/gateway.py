@@ -2,7 +2,7 @@
 
     GET  /experts          every deployed engine with its Ray Serve status (model selection reads it)
     POST /experts/{name}   run a task on a deployment: an `ExpertRequest` in, an `ExpertReply` out (JSON)
-    GET  /health           200 while the gateway runs
+    GET  /health           200 while the gateway runs, with the Serve application's name
 
 Errors are JSON `{"detail": ...}` naming the deployment: 404 when it does not exist, 503 when
 it is not healthy, its replica died twice or it is at capacity, 422 when the engine failed.
@@ -80,7 +80,7 @@ class ExpertsGateway:
 
     @api.get("/health")
     async def health(self) -> dict[str, str]:
-        return {"status": "ok"}
+        return {"status": "ok", "app": self.app_name}  # the app name lets a client in the cluster use handles
 
     @api.get("/experts")
     async def list_experts(self) -> list[dict[str, Any]]:

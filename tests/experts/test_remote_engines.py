@@ -82,3 +82,25 @@ def test_hugginggpt_with_experts_runs_its_plan_on_them(experts_cluster, workspac
     assert task.ok and task.served_by["deployment"] == "object-detection--centernet-mobilenetv3-coco"
     assert result.selections[0].candidates[0].id == "centernet-mobilenetv3-coco"
     assert task.files and all(Path(f).parent == workspace.outputs for f in task.files)
+
+
+@pytest.mark.parametrize("body, status, detail", [
+    ({"inputs": {"image": "/etc/hostname"}}, 422, "media slots travel as files"),  # no path onto the worker's disk
+    ({"inputs": {"prompt": "x"}}, 422, "object-detection has no input slot prompt"),
+    ({"files": {"image": {"name": "a.jpg", "data": "not base64!"}}}, 422, "not an expert request"),
+])
+def test_the_gateway_refuses_a_bad_request_naming_the_problem(experts_cluster, body, status, detail):
+    import httpx
+
+    reply = httpx.post(f"{experts_cluster.url}/experts/object-detection--centernet-mobilenetv3-coco", json=body,
+                       timeout=60)
+    assert reply.status_code == status and detail in reply.json()["detail"]
+
+
+def test_the_gateway_names_the_deployments_when_one_is_missing(experts_cluster):
+    import httpx
+
+    reply = httpx.post(f"{experts_cluster.url}/experts/no-such-deployment", json={}, timeout=60)
+    assert reply.status_code == 404
+    assert "no expert deployment named 'no-such-deployment'" in reply.json()["detail"]
+    assert "summarization--sumy-lexrank" in reply.json()["detail"]
