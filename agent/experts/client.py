@@ -13,6 +13,7 @@ exactly like a local one (its files are written into the controller's workspace)
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 import time
@@ -33,6 +34,8 @@ from langchain_hugginggpt.agent.experts.protocol import (
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput, cues_fit
 from langchain_hugginggpt.tools.tasks import get_task
+
+log = logging.getLogger(__name__)
 
 
 class Transport(Protocol):
@@ -171,6 +174,7 @@ class RemoteExperts:
             raise ExpertUnavailable(problem + " (local fallback is off)")
         from langchain_hugginggpt.tools.registry import resolve_engine
 
+        log.warning("running %s with %s in this process: %s", task, model_id, problem)
         return resolve_engine(task, model_id)
 
     def run(self, info: ExpertInfo, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
