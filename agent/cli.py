@@ -21,7 +21,7 @@ from rich.console import Console
 
 # Subcommand groups contributed by other packages, imported lazily.
 PLUGINS = ("langchain_hugginggpt.retriever.cli", "langchain_hugginggpt.agent.eval.cli",
-           "langchain_hugginggpt.agent.server.cli")
+           "langchain_hugginggpt.agent.server.cli", "langchain_hugginggpt.agent.experts.cli")
 
 err = Console(stderr=True, highlight=False)
 
@@ -39,6 +39,7 @@ def _agent(args: argparse.Namespace) -> Any:
         from langchain_hugginggpt.retriever import CatalogCandidates
 
         options["candidate_source"] = CatalogCandidates()
+    options.update(experts_options(args))
     return HuggingGPT.from_preset(args.llm, **options)
 
 
@@ -180,6 +181,23 @@ def add_url_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-download-mb", type=float, default=50.0, help="largest URL input (default: 50)")
 
 
+def add_experts_options(parser: argparse.ArgumentParser) -> None:
+    """`--experts`, shared by `run`, `chat`, `replay` and `serve`."""
+    parser.add_argument("--experts", default=os.environ.get("HUGGINGGPT_EXPERTS"), metavar="URL",
+                        help="run tasks on the experts of `hugginggpt experts serve` at this URL ('ray' inside the "
+                             "Ray cluster; default: $HUGGINGGPT_EXPERTS, else every model runs in this process)")
+    parser.add_argument("--local-fallback", action="store_true",
+                        help="with --experts: run a task here when its model's deployment is missing or unhealthy")
+
+
+def experts_options(args: argparse.Namespace) -> dict[str, Any]:
+    if not getattr(args, "experts", None):
+        return {}
+    from langchain_hugginggpt.agent.experts.client import RemoteExperts
+
+    return {"experts": RemoteExperts(args.experts, fallback_local=args.local_fallback)}
+
+
 def url_policy(args: argparse.Namespace) -> Any:
     from langchain_hugginggpt.agent.downloads import UrlPolicy
 
@@ -194,6 +212,7 @@ def _agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--responder", choices=["llm", "template"], default=None)
     parser.add_argument("--workspace", default=".", help="folder that inputs resolve in (default: current)")
     parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
+    add_experts_options(parser)
     add_url_options(parser)
     parser.add_argument("--no-log", action="store_true", help="do not append this run to the run log")
     parser.add_argument("--json", action="store_true", help="print the full result as one JSON object")

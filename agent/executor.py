@@ -58,8 +58,10 @@ def resolve_args(task: Task, results: dict[int, TaskResult]) -> dict[str, Any]:
 class TaskExecutor:
     """Runs the tasks of a plan with the models chosen for them."""
 
-    def __init__(self, workspace: Workspace | None = None, max_concurrency: int = 4, task_timeout: float | None = 600.0):
+    def __init__(self, workspace: Workspace | None = None, max_concurrency: int = 4, task_timeout: float | None = 600.0,
+                 engines: Any = None):
         self.workspace = workspace or Workspace()
+        self.engines = engines  # None: the local registry; RemoteExperts: the Ray Serve deployments
         self.max_concurrency = max_concurrency
         self.task_timeout = task_timeout
 
@@ -110,7 +112,7 @@ class TaskExecutor:
         except (ReferenceError_, KeyError) as exc:
             return TaskResult(**base, status="error", error=str(exc), started_at=started, ended_at=time.time())
         workspace = self.workspace.for_task()
-        tool = ExpertTool.for_task(task.task, model=model_id, workspace=workspace)
+        tool = ExpertTool.for_task(task.task, model=model_id, workspace=workspace, engines=self.engines)
 
         def work() -> dict[str, Any]:
             try:
@@ -134,7 +136,7 @@ class TaskExecutor:
                               error=str(exc) or type(exc).__name__)
         base["model_id"] = output.get("model") or model_id
         return TaskResult(**base, args=args, status="ok", output=output, files=list(output.get("files") or []),
-                          started_at=started, ended_at=time.time())
+                          served_by=output.get("served_by"), started_at=started, ended_at=time.time())
 
 
 def _model_of(selections: dict[int, Selection], task_id: int) -> str | None:

@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableSerializable, ensure_config
 from langchain_core.runnables.config import patch_config
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.planners import PlannerOutput
@@ -54,6 +54,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     responder: Literal["llm", "template"] = "llm"
     workspace: Workspace = Field(default_factory=Workspace)
     candidate_source: Any = Field(None, description="A CandidateSource; default: the tools registry.")
+    experts: Any = Field(None, description="Experts on Ray Serve: a RemoteExperts, or the URL of `hugginggpt experts "
+                                           "serve` ('ray' inside the cluster); default: every engine runs here.")
     k: int = 5
     max_concurrency: int = 4
     task_timeout: float | None = 600.0
@@ -61,6 +63,13 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     chit_chat_history: bool = Field(True, description="Show earlier turns to the LLM when a request has no task.")
     log_runs: bool = True
     model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    @field_validator("experts", mode="before")
+    @classmethod
+    def _connect_experts(cls, value: Any) -> Any:
+        from langchain_hugginggpt.agent.experts.client import RemoteExperts
+
+        return RemoteExperts(value) if isinstance(value, str) else value
 
     @classmethod
     def from_preset(cls, llm: str | BaseChatModel | None = None, **kwargs: Any) -> "HuggingGPT":
@@ -159,7 +168,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     async def select_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
                            emit: Emit) -> None:
         """Stage 2: `result.selections`, a model and the reason for it per task of `result.plan`."""
-        selector = ModelSelector(self.llm, self.candidate_source, k=self.k, use_llm=self.selection == "llm")
+        source = self.candidate_source or (self.experts.candidates() if self.experts is not None else None)
+        selector = ModelSelector(self.llm, source, k=self.k, use_llm=self.selection == "llm")
         with _timer(result, "selection"):
             result.selections = await selector.aselect(input.request, Plan(tasks=result.plan), config)
         emit(StageEvent(kind="selection", data={str(k): s.model_dump() for k, s in result.selections.items()}))
@@ -170,7 +180,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             result.results[task_result.task_id] = task_result  # kept even if a later stage fails
             emit(StageEvent(kind="task", data=task_result.model_dump()))
 
-        executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout)
+        executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout, engines=self.experts)
         with _timer(result, "execution"):
             result.results = await executor.arun(Plan(tasks=result.plan), result.selections, on_result, config)
 

@@ -128,6 +128,8 @@ class TaskResult(BaseModel):
     output: dict[str, Any] | None = None
     files: list[str] = Field(default_factory=list)
     error: str | None = None
+    served_by: dict[str, Any] | None = Field(
+        None, description="Where it ran, for a remote expert: {'deployment', 'replica', ...}; None when local.")
     started_at: float | None = None
     ended_at: float | None = None
 

@@ -38,26 +38,32 @@ class RegistryCandidates:
     """
 
     def candidates(self, task: Task, request: str, k: int) -> list[Candidate]:
-        context = " ".join([request, *(str(v) for v in task.args.values())])
-        found: list[tuple[Candidate, bool | None]] = []
-        for cls in engines_for(task.task):
-            if cls().unavailable_reason() is not None:
-                continue
-            fits = cls.fits(context)
-            candidate = Candidate(id=cls.model_id, task=task.task, description=cls.description, backend=cls.backend,
-                                  available=True, stand_in=cls.stand_in,
-                                  details={} if fits is None else {"fits_request": fits})
-            found.append((candidate, fits))
-        a_real_engine_fits = any(fits is not False for c, fits in found if not c.stand_in)
-        offered = [(c, fits) for c, fits in found if not c.stand_in or offer_stand_in(fits, a_real_engine_fits)]
-        offered.sort(key=lambda pair: (fit_rank(pair[1]), pair[0].stand_in))
-        return [c for c, _ in offered][:k]
+        engines = [cls for cls in engines_for(task.task) if cls().unavailable_reason() is None]
+        return rank_engines(engines, task, request, k)
 
     def unavailable_reason(self, task: Task) -> str:
         reasons = [f"{cls.model_id} ({cls().unavailable_reason()})" for cls in engines_for(task.task)]
         if not reasons:
             return f"no model is registered for {task.task}"
         return f"no model for {task.task} can run here; tried: " + "; ".join(reasons)
+
+
+def rank_engines(engines: list, task: Task, request: str, k: int) -> list[Candidate]:
+    """Candidates for the engines that can run a task (classes, or anything with their attributes),
+    ranked as `RegistryCandidates` says: those that fit the request first, a stand-in only when
+    no real engine that fits can run."""
+    context = " ".join([request, *(str(v) for v in task.args.values())])
+    found: list[tuple[Candidate, bool | None]] = []
+    for engine in engines:
+        fits = engine.fits(context)
+        candidate = Candidate(id=engine.model_id, task=task.task, description=engine.description,
+                              backend=engine.backend, available=True, stand_in=engine.stand_in,
+                              details={} if fits is None else {"fits_request": fits})
+        found.append((candidate, fits))
+    a_real_engine_fits = any(fits is not False for c, fits in found if not c.stand_in)
+    offered = [(c, fits) for c, fits in found if not c.stand_in or offer_stand_in(fits, a_real_engine_fits)]
+    offered.sort(key=lambda pair: (fit_rank(pair[1]), pair[0].stand_in))
+    return [c for c, _ in offered][:k]
 
 
 def _stand_in_note(candidate: Candidate) -> str:

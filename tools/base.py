@@ -45,6 +45,8 @@ class ExpertOutput(BaseModel):
     files: list[str] = Field(default_factory=list)
     stand_in: bool = Field(False, description="True when a heuristic stood in for a missing model.")
     note: str | None = None
+    served_by: dict[str, Any] | None = Field(
+        None, description="Where a remote expert ran: its Ray Serve deployment and replica; None when local.")
 
     def model_post_init(self, __context: Any) -> None:
         for path in (self.image, self.audio, self.video):
@@ -75,9 +77,7 @@ class Engine(ABC):
     def fits(cls, context: str) -> bool | None:
         """Whether a request (with the task's arguments) asks for what this engine does;
         None when the engine declares no `request_cues` (it serves any request of its task)."""
-        if cls.request_cues is None:
-            return None
-        return re.search(cls.request_cues, context, re.IGNORECASE) is not None
+        return cues_fit(cls.request_cues, context)
 
     def unavailable_reason(self) -> str | None:
         """None when this engine can run here now, else why not (cheap: no model load)."""
@@ -98,6 +98,13 @@ class Engine(ABC):
     @abstractmethod
     def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         """Run on resolved inputs (local file paths for media slots)."""
+
+
+def cues_fit(cues: str | None, context: str) -> bool | None:
+    """`Engine.fits` for a `request_cues` pattern: None when there is none."""
+    if cues is None:
+        return None
+    return re.search(cues, context, re.IGNORECASE) is not None
 
 
 def fit_rank(fits: bool | None) -> int:
@@ -141,11 +148,14 @@ class ExpertTool(BaseTool):
     spec: TaskSpec
     model: str | None = None
     workspace: Workspace = Field(default_factory=Workspace)
+    engines: Any = Field(None, description="Where engines come from: anything with `resolve_engine(task, model)` "
+                                           "(e.g. RemoteExperts); default: the local registry.")
     handle_tool_error: bool | str | Any = False
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @classmethod
-    def for_task(cls, task: str, *, model: str | None = None, workspace: Workspace | None = None) -> "ExpertTool":
+    def for_task(cls, task: str, *, model: str | None = None, workspace: Workspace | None = None,
+                 engines: Any = None) -> "ExpertTool":
         spec = get_task(task)
         return cls(
             name=spec.name.replace("-", "_"),
@@ -154,15 +164,16 @@ class ExpertTool(BaseTool):
             spec=spec,
             model=model,
             workspace=workspace or Workspace(),
+            engines=engines,
         )
 
     def with_model(self, model: str | None) -> "ExpertTool":
         return self.model_copy(update={"model": model})
 
     def _run(self, run_manager: Any = None, **inputs: Any) -> dict[str, Any]:
-        from langchain_hugginggpt.tools.registry import resolve_engine  # avoid an import cycle
+        from langchain_hugginggpt.tools import registry  # avoid an import cycle
 
-        engine = resolve_engine(self.spec.name, self.model)
+        engine = (self.engines or registry).resolve_engine(self.spec.name, self.model)
         resolved: dict[str, Any] = {}
         for slot, value in inputs.items():
             if value is None:

@@ -11,7 +11,7 @@ from typing import Any
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from langchain_hugginggpt.agent.cli import url_policy
+    from langchain_hugginggpt.agent.cli import experts_options, url_policy
     from langchain_hugginggpt.agent.server.app import create_app, default_agent_factory
 
     options: dict[str, Any] = {"planner": args.planner}
@@ -21,6 +21,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from langchain_hugginggpt.retriever import CatalogCandidates
 
         options["candidate_source"] = CatalogCandidates()
+    options.update(experts_options(args))
     app = create_app(default_agent_factory(args.llm, **options), workspace=args.workspace,
                      api_key=args.api_key, data_dir=args.data_dir,
                      max_upload_bytes=int(args.max_upload_mb * 2**20), urls=url_policy(args),
@@ -34,7 +35,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    from langchain_hugginggpt.agent.cli import add_url_options
+    from langchain_hugginggpt.agent.cli import add_experts_options, add_url_options
 
     serve = subparsers.add_parser("serve", help="serve the agent over HTTP, with a chat page")
     serve.add_argument("--host", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
@@ -50,6 +51,7 @@ def add_commands(subparsers: Any) -> None:
                        help="folder for uploads, inputs and outputs, served under /files (default: <data dir>/workspace)")
     serve.add_argument("--data-dir", default=None, help="where conversations are stored (default: the data folder)")
     serve.add_argument("--max-upload-mb", type=float, default=50.0)
+    add_experts_options(serve)
     add_url_options(serve)
     serve.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",
                        help="a browser origin allowed to call the API, e.g. http://example.com:3000; repeat for "

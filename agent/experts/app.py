@@ -1,0 +1,79 @@
+"""The experts application: one Ray Serve deployment per engine behind the `ExpertsGateway` ingress.
+
+For Ray's own tools:
+
+    serve run langchain_hugginggpt.agent.experts.app:app                  # every engine that runs here
+    serve run langchain_hugginggpt.agent.experts.app:build_app config=experts.yaml
+    serve build langchain_hugginggpt.agent.experts.app:app -o serve.yaml  # then `serve deploy serve.yaml`
+
+In a Ray Serve config file (KubeRay's RayService too), `import_path` is
+`langchain_hugginggpt.agent.experts.app:build_app` and `args` is an `ExpertsConfig`, or
+`{config: PATH}` naming a YAML file on the cluster.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ray.serve import Application
+
+from langchain_hugginggpt.agent.experts.config import ExpertsConfig, ExpertSpec
+from langchain_hugginggpt.agent.experts.deployment import ExpertDeployment, import_engine_modules
+from langchain_hugginggpt.agent.experts.gateway import ExpertsGateway
+from langchain_hugginggpt.agent.experts.protocol import ExpertInfo
+from langchain_hugginggpt.tools.base import ExpertError
+
+
+def load_config(args: ExpertsConfig | dict[str, Any] | None) -> ExpertsConfig:
+    """An `ExpertsConfig` from itself, a dict, or `{"config": PATH}` (other keys override the file's)."""
+    if isinstance(args, ExpertsConfig):
+        return args
+    args = dict(args or {})
+    path = args.pop("config", None)
+    if path is None:
+        return ExpertsConfig.model_validate(args)
+    return ExpertsConfig.model_validate({**ExpertsConfig.from_file(path).model_dump(exclude_unset=True), **args})
+
+
+def available_specs() -> list[ExpertSpec]:
+    """One deployment for every engine that can run on this machine (one replica each)."""
+    from langchain_hugginggpt.tools.registry import available_engines
+    from langchain_hugginggpt.tools.tasks import TASKS
+
+    return [ExpertSpec(task=task, model=cls.model_id) for task in TASKS for cls in available_engines(task)]
+
+
+def expert_info(spec: ExpertSpec) -> ExpertInfo:
+    """What model selection is told about a deployment (the engine class's own description)."""
+    from langchain_hugginggpt.tools.registry import engine_class
+    from langchain_hugginggpt.tools.engines.hf_transformers import engine_for_hub_model
+
+    cls = engine_class(spec.task, spec.model) or engine_for_hub_model(spec.task, spec.model)
+    if cls is None:
+        raise ExpertError(f"deployment {spec.deployment_name!r}: no engine is registered for {spec.task} with "
+                          f"{spec.model!r} (see `hugginggpt tasks`; an app's own engines need `imports`)")
+    return ExpertInfo(name=spec.deployment_name, task=spec.task, model=spec.model, description=cls.description,
+                      backend=cls.backend, stand_in=cls.stand_in, request_cues=cls.request_cues)
+
+
+def build_app(args: ExpertsConfig | dict[str, Any] | None = None) -> Application:
+    """The application for a config (Ray Serve's app-builder signature: `args` is a dict)."""
+    config = load_config(args)
+    import_engine_modules(config.imports)
+    specs = config.deployments if config.deployments is not None else available_specs()
+    if not specs:
+        raise ValueError("the experts config deploys no engine")
+    infos, experts = [], {}
+    for spec in specs:
+        infos.append(expert_info(spec).model_dump())
+        options = spec.options(config.defaults).serve_options()
+        experts[spec.deployment_name] = ExpertDeployment.options(name=spec.deployment_name, **options).bind(
+            spec.task, spec.model, tuple(config.imports))
+    return ExpertsGateway.options(**config.gateway.serve_options()).bind(experts, infos)
+
+
+def __getattr__(name: str) -> Any:
+    # `app` is built on first access, so importing this module deploys nothing and probes no engine.
+    if name == "app":
+        return build_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

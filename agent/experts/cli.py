@@ -1,0 +1,103 @@
+"""`hugginggpt experts serve|status`: run the experts on Ray Serve, and see what is deployed."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import threading
+from typing import Any
+
+from langchain_hugginggpt.agent.experts.config import APP_NAME
+
+log = logging.getLogger(__name__)
+
+
+def start_ray(args: argparse.Namespace) -> bool:
+    """Join the cluster at $RAY_ADDRESS, else start a local one; True when we started it."""
+    import ray
+
+    address = os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, logging_level="warning")
+        return False
+    local: dict[str, Any] = {"include_dashboard": False}
+    if args.num_cpus is not None:
+        local["num_cpus"] = args.num_cpus
+    if args.object_store_mb is not None:
+        local["object_store_memory"] = int(args.object_store_mb * 2**20)
+    ray.init(address="local", logging_level="warning", **local)  # "local": never attach to another cluster
+    return True
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ray import serve
+
+    from langchain_hugginggpt.agent.experts.app import build_app, load_config
+
+    config = load_config({"config": args.config} if args.config else None)  # a bad config fails before Ray starts
+    started_ray = start_ray(args)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        serve.start(http_options={"host": args.host, "port": args.port})
+        serve.run(build_app(config), name=args.app_name, route_prefix=args.route_prefix)
+        names = sorted(serve.status().applications[args.app_name].deployments)
+        log.warning("experts: %d deployments of application %r ready (%s)", len(names) - 1, args.app_name,
+                    ", ".join(n for n in names if n != "ExpertsGateway"))
+        http = serve_http_options()  # a joined cluster's Serve may listen elsewhere than --host/--port
+        print(f"experts on http://{http.host}:{http.port}{args.route_prefix.rstrip('/')}/experts; "
+              f"stop with Ctrl-C", flush=True)
+        stop.wait()
+    finally:
+        # Our application only, on a shared cluster; everything we started, on our own.
+        if started_ray:
+            serve.shutdown()
+        else:
+            serve.delete(args.app_name)
+        import ray
+
+        ray.shutdown()
+    print("experts stopped", flush=True)
+    return 0
+
+
+def serve_http_options() -> Any:
+    """The HTTP options Ray Serve runs with (no public API tells them)."""
+    from ray.serve.context import _get_global_client
+
+    return _get_global_client().http_config
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    import json
+
+    from langchain_hugginggpt.agent.experts.client import RemoteExperts
+
+    catalog = RemoteExperts(args.experts).catalog()
+    if args.json:
+        print(json.dumps([info.model_dump() for info in catalog], indent=2))
+        return 0
+    for info in catalog:
+        print(f"{info.status:<14} {info.name}  ({info.task} with {info.model})" + (f"  {info.message}" if info.message else ""))
+    return 0 if all(info.healthy for info in catalog) else 1
+
+
+def add_commands(subparsers: Any) -> None:
+    experts = subparsers.add_parser("experts", help="run the expert models on Ray Serve (pip install '.[scale]')")
+    sub = experts.add_subparsers(dest="experts_command", required=True)
+    serve = sub.add_parser("serve", help="deploy one Ray Serve deployment per engine; stays until Ctrl-C/SIGTERM")
+    serve.add_argument("--config", default=None, help="experts YAML (default: every engine that runs here, 1 replica)")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP interface (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--app-name", default=APP_NAME, help=f"Ray Serve application name (default: {APP_NAME})")
+    serve.add_argument("--route-prefix", default="/", help="HTTP route prefix of the application (default: /)")
+    serve.add_argument("--num-cpus", type=float, default=None, help="CPUs of a local Ray (default: all)")
+    serve.add_argument("--object-store-mb", type=float, default=None, help="object store of a local Ray")
+    serve.set_defaults(func=cmd_serve)
+    status = sub.add_parser("status", help="the deployed experts and their health")
+    status.add_argument("--experts", default=os.environ.get("HUGGINGGPT_EXPERTS", "http://127.0.0.1:8000"))
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(func=cmd_status)

@@ -1,0 +1,163 @@
+"""The Ray Serve deployment that serves one engine, and the call that reaches it.
+
+A replica loads one engine (`tools.registry.resolve_engine`), takes an `ExpertRequest`,
+writes its media into a scratch folder (a worker does not share the controller's disk),
+runs the engine there, and returns the output with its files as bytes. `call_expert`
+and `acall_expert` retry a task once when its replica dies under it, and turn Ray's
+errors into ones that name the deployment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from ray import serve
+
+from langchain_hugginggpt.agent.downloads import UrlPolicy
+from langchain_hugginggpt.agent.experts.protocol import (
+    CapacityError,
+    ExpertReply,
+    ExpertRequest,
+    ExpertUnavailable,
+    MediaFile,
+    ServedBy,
+)
+from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.tools.base import ExpertError
+from langchain_hugginggpt.tools.tasks import get_task
+
+
+def import_engine_modules(modules: Sequence[str]) -> None:
+    """Import modules that `@register` engines of their own (an app's, or a test's)."""
+    for module in modules:
+        importlib.import_module(module)
+
+
+class ExpertReplica:
+    """One replica of an engine's deployment."""
+
+    def __init__(self, task: str, model: str, imports: Sequence[str] = ()) -> None:
+        from langchain_hugginggpt.tools.registry import resolve_engine
+
+        import_engine_modules(imports)
+        # An engine that cannot run on this node fails the replica's start, with the reason:
+        # Ray Serve reports the deployment as DEPLOY_FAILED with this message.
+        self.engine = resolve_engine(task, model)
+        self.task, self.model = task, model
+        self.scratch = Path(tempfile.mkdtemp(prefix="hugginggpt-expert-"))
+        context = serve.get_replica_context()
+        self.served_by = ServedBy(deployment=context.deployment, replica=context.replica_id.unique_id,
+                                  app=context.app_name, node=_node_ip())
+
+    def check_health(self) -> None:
+        """Ray Serve calls this periodically; a raise marks the replica unhealthy, and it is replaced."""
+        reason = self.engine.unavailable_reason()
+        if reason is not None:
+            raise RuntimeError(f"{self.task} with {self.model} can no longer run: {reason}")
+
+    def _checked_inputs(self, request: ExpertRequest) -> dict[str, Any]:
+        """Text slots as text, media slots as files: a path in a media slot would read the worker's disk."""
+        kinds = get_task(self.task).inputs
+        unknown = sorted((set(request.inputs) | set(request.files)) - set(kinds))
+        if unknown:
+            raise ExpertError(f"{self.task} has no input slot {', '.join(unknown)}; its slots: {', '.join(kinds)}")
+        as_text = sorted(slot for slot in request.inputs if kinds[slot] != "text")
+        as_file = sorted(slot for slot in request.files if kinds[slot] == "text")
+        if as_text or as_file:
+            raise ExpertError(f"{self.task}: media slots travel as files and text slots as text; got "
+                              f"{', '.join(as_text + as_file)} the other way")
+        return dict(request.inputs)
+
+    async def run(self, request: ExpertRequest) -> ExpertReply:
+        # In a thread: the replica's event loop keeps answering health checks and other requests.
+        return await asyncio.to_thread(self._run, request)
+
+    def _run(self, request: ExpertRequest) -> ExpertReply:
+        folder = Path(tempfile.mkdtemp(dir=self.scratch))
+        try:
+            workspace = Workspace(folder, urls=UrlPolicy(enabled=False))  # inputs arrive as bytes, never as URLs
+            inputs: dict[str, Any] = self._checked_inputs(request)
+            for slot, media in request.files.items():
+                path = folder / "inputs" / f"{slot}-{_safe_name(media.name)}"
+                path.parent.mkdir(exist_ok=True)
+                path.write_bytes(media.data)
+                inputs[slot] = str(path)
+            try:
+                output = self.engine.run(inputs, workspace)
+            except ExpertError:
+                raise
+            except Exception as exc:  # the same wording as a local engine's failure
+                raise ExpertError(f"{self.task} with {self.model} failed: {type(exc).__name__}: {exc}") from None
+            files = {path: MediaFile(name=Path(path).name, data=Path(path).read_bytes())
+                     for path in output.files if Path(path).is_file()}
+            return ExpertReply(output=output.model_dump(exclude={"served_by"}), files=files,
+                               served_by=self.served_by)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+ExpertDeployment = serve.deployment(ExpertReplica, name="expert")
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", Path(name).name)[-80:] or "input"
+
+
+def _node_ip() -> str | None:
+    try:
+        import ray
+
+        return ray.util.get_node_ip_address()
+    except Exception:  # only informative
+        return None
+
+
+# -- calling a deployment ------------------------------------------------------------
+
+def call_expert(handle: Any, name: str, request: ExpertRequest) -> ExpertReply:
+    """Run a task on a deployment from sync code; retried once if its replica dies."""
+    for attempt in (1, 2):
+        try:
+            return handle.run.remote(request).result()
+        except Exception as exc:
+            retry_or_raise(exc, name, attempt)
+    raise AssertionError("unreachable")
+
+
+async def acall_expert(handle: Any, name: str, request: ExpertRequest) -> ExpertReply:
+    """`call_expert` for async code (the gateway)."""
+    for attempt in (1, 2):
+        try:
+            return await handle.run.remote(request)
+        except Exception as exc:
+            retry_or_raise(exc, name, attempt)
+    raise AssertionError("unreachable")
+
+
+def retry_or_raise(exc: BaseException, name: str, attempt: int) -> None:
+    """Return when the task should be sent again (its replica died, first time), else raise
+    an error that names the deployment."""
+    from ray.exceptions import ActorUnavailableError, RayActorError, RayTaskError
+    from ray.serve.exceptions import BackPressureError, DeploymentUnavailableError
+
+    if isinstance(exc, BackPressureError):
+        raise CapacityError(f"expert deployment {name!r} is at capacity: every replica is at its "
+                            f"max_ongoing_requests and the queue is full (max_queued_requests); "
+                            f"the task was refused, try again later or add replicas") from None
+    if isinstance(exc, (RayActorError, ActorUnavailableError)):
+        if attempt == 1:
+            return
+        raise ExpertUnavailable(f"expert deployment {name!r}: its replica died during the task, and again "
+                                f"on the retry ({type(exc).__name__})") from None
+    if isinstance(exc, DeploymentUnavailableError):
+        raise ExpertUnavailable(f"expert deployment {name!r} is unavailable: {exc}") from None
+    if isinstance(exc, RayTaskError):  # the engine raised: its own message, without Ray's traceback
+        cause = exc.cause if exc.cause is not None else exc
+        raise ExpertError(str(cause) or type(cause).__name__) from None
+    raise exc

@@ -1,0 +1,98 @@
+"""One real local Ray cluster, bound to 127.0.0.1, for the whole session; the experts
+application runs on it with three packaged engines and the tests' own engines."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import ray
+from ray import serve
+
+from langchain_hugginggpt.agent.experts import APP_NAME, RemoteExperts
+from langchain_hugginggpt.agent.experts.app import build_app
+from langchain_hugginggpt.agent.experts.client import HttpTransport
+from langchain_hugginggpt.agent.workspace import Workspace
+from tests.experts.engines import MARKERS_ENV
+
+REPO = Path(__file__).resolve().parents[2]
+SLOW = "text2text-generation--test_slow-upper-writer"
+CRASHES = "translation--test_crashes-its-process"
+
+CONFIG = {
+    "imports": ["tests.experts.engines"],
+    "defaults": {"ray_actor_options": {"num_cpus": 0.25}},
+    "deployments": [
+        {"task": "object-detection", "model": "centernet-mobilenetv3-coco"},
+        {"task": "text-to-speech", "model": "flite/cmu_us_slt"},
+        {"task": "summarization", "model": "sumy-lexrank"},
+        # One task at a time per replica, two more may wait: a fifth concurrent task is refused.
+        {"task": "text2text-generation", "model": "test/slow-upper-writer", "num_replicas": 2,
+         "max_ongoing_requests": 1, "max_queued_requests": 2},
+        {"task": "translation", "model": "test/crashes-its-process"},
+    ],
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class ExpertsCluster:
+    url: str
+    markers: Path
+
+    def http(self) -> RemoteExperts:
+        return RemoteExperts(HttpTransport(self.url))
+
+    def handles(self) -> RemoteExperts:
+        return RemoteExperts("ray")
+
+    def wait_healthy(self, timeout: float = 60.0) -> None:
+        """Until every deployment is HEALTHY again (after a replica was killed)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            statuses = serve.status().applications[APP_NAME].deployments
+            if all(d.status == "HEALTHY" for d in statuses.values()):
+                return
+            time.sleep(0.5)
+        raise AssertionError(f"deployments not healthy after {timeout} s: {statuses}")
+
+
+@pytest.fixture(scope="package")  # started once, and stopped before the rest of the suite runs
+def experts_cluster(tmp_path_factory):
+    markers = tmp_path_factory.mktemp("replica-markers")
+    # Replicas are processes of their own: they find the tests' engines through PYTHONPATH.
+    saved = {name: os.environ.get(name) for name in (MARKERS_ENV, "PYTHONPATH", "HF_HUB_OFFLINE")}
+    os.environ[MARKERS_ENV] = str(markers)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    ray.init(num_cpus=4, include_dashboard=False, object_store_memory=200 * 2**20,
+             logging_level="warning", configure_logging=False)
+    port = free_port()
+    try:
+        serve.start(http_options={"host": "127.0.0.1", "port": port})
+        serve.run(build_app(CONFIG), name=APP_NAME, route_prefix="/")
+        yield ExpertsCluster(url=f"http://127.0.0.1:{port}", markers=markers)
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Workspace:
+    shutil.copy(REPO / "examples" / "street.jpg", tmp_path / "street.jpg")
+    return Workspace(tmp_path)

@@ -1,0 +1,68 @@
+"""The experts config: Ray Serve's option names, defaults merged per deployment, clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_hugginggpt.agent.experts import ExpertsConfig, deployment_name
+from langchain_hugginggpt.agent.experts.app import build_app, load_config
+from langchain_hugginggpt.tools.base import ExpertError
+
+
+def test_defaults_fill_what_a_deployment_leaves_unset(tmp_path):
+    path = tmp_path / "experts.yaml"
+    path.write_text("""
+defaults:
+  ray_actor_options: {num_cpus: 0.5, memory: 1000}
+  max_ongoing_requests: 4
+  num_replicas: 2
+deployments:
+  - task: summarization
+    model: sumy-lexrank
+    ray_actor_options: {num_gpus: 0.25}
+  - task: object-detection
+    model: centernet-mobilenetv3-coco
+    autoscaling_config: {min_replicas: 0, max_replicas: 3}
+""")
+    config = ExpertsConfig.from_file(path)
+    summary, detector = config.deployments
+    assert summary.options(config.defaults).serve_options() == {
+        "num_replicas": 2, "max_ongoing_requests": 4,
+        "ray_actor_options": {"num_cpus": 0.5, "memory": 1000, "num_gpus": 0.25}}
+    options = detector.options(config.defaults).serve_options()
+    assert "num_replicas" not in options and options["autoscaling_config"] == {"min_replicas": 0, "max_replicas": 3}
+    assert detector.deployment_name == "object-detection--centernet-mobilenetv3-coco"
+    assert deployment_name("text-generation", "HuggingFaceTB/SmolLM2-135M-Instruct") == \
+        "text-generation--HuggingFaceTB_SmolLM2-135M-Instruct"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("deployments: [{task: summarization}]", "model"),
+    ("deployments: [{task: summarization, model: m, num_replicas: 1, autoscaling_config: {max_replicas: 2}}]",
+     "num_replicas or autoscaling_config"),
+    ("deployments: [{task: summarization, model: m, ray_actor_options: {num_cpu: 1}}]", "num_cpu"),
+    ("deployments: [{task: a, model: m, name: x}, {task: b, model: n, name: x}]", "repeated: x"),
+    ("deployments: [oops", "not valid YAML"),
+    ("- just a list", "expected a mapping"),
+])
+def test_a_bad_config_is_an_error_naming_the_file_and_the_problem(tmp_path, text, problem):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=problem) as caught:
+        load_config({"config": str(path)})
+    assert str(path) in str(caught.value)
+
+
+def test_an_engine_that_is_not_registered_fails_the_build_naming_the_deployment():
+    # (A Hub id of a transformers task is accepted: its weights may be on the cluster's nodes.)
+    with pytest.raises(ExpertError, match="canny-control--no-such-model.*no engine is registered"):
+        build_app({"deployments": [{"task": "canny-control", "model": "no-such-model"}]})
+
+
+def test_the_app_builder_takes_ray_serve_args_and_binds_one_deployment_per_engine():
+    app = build_app({"deployments": [{"task": "summarization", "model": "sumy-lexrank", "num_replicas": 3}]})
+    gateway = app._bound_deployment
+    experts, infos = gateway.init_args
+    [(name, bound)] = experts.items()
+    assert name == "summarization--sumy-lexrank" and bound._bound_deployment.num_replicas == 3
+    assert infos[0]["task"] == "summarization" and infos[0]["model"] == "sumy-lexrank"
