@@ -172,7 +172,6 @@ class RetrievalPlanner:
         return added
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
-        first: dict[str, Mention] = {}
         found = self._mentions(parsed)
         implied = [m for m in found if m.implied]
         found = [m for m in found if not m.implied]
@@ -183,7 +182,13 @@ class RetrievalPlanner:
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
         extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
-        ordered = sorted(found + extra, key=lambda m: (m.start, m.end))
+        return self._steps_from(parsed, found + extra)
+
+    def _steps_from(self, parsed: ParsedRequest, found: list[Mention]) -> list[Step]:
+        """Steps from the task mentions: one per task (a goal restated later runs at the later place),
+        an implied task just before the step that refers to it, each with its span of the request."""
+        first: dict[str, Mention] = {}
+        ordered = sorted(found, key=lambda m: (m.start, m.end))
         for m in ordered:
             first.setdefault(m.task, m)
         first.update(restatements(first, ordered, parsed))

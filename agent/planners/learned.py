@@ -1,0 +1,70 @@
+"""LearnedPlanner: the task set from a classifier trained on the back-instruct corpus, the rest as
+the retrieval planner does it.
+
+1. Which tasks: `TaskSetClassifier` (taskset.py) scores every task; those over its threshold are planned.
+2. Where each task is asked for (its place in the request decides the order and which words and
+   files are its own): the task's cue if one names it, else a file of the task's input type no other
+   task's cue is at, else the clause the classifier scores highest for the task.
+3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
+from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+from langchain_hugginggpt.agent.planners.steps import Step
+from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL, TaskSetClassifier, model_text
+from langchain_hugginggpt.agent.planners.text import ParsedRequest
+from langchain_hugginggpt.tools.tasks import TASKS
+
+
+class LearnedPlanner(RetrievalPlanner):
+    """The offline planner whose task set is learned. `model`: a trained classifier or the path of one
+    (default: the one shipped in agent/planners/models/)."""
+
+    name = "learned"
+
+    def __init__(self, model: TaskSetClassifier | str | Path | None = None, tasks: list[str] | None = None,
+                 threshold: float | None = None, **kwargs) -> None:
+        super().__init__(tasks=tasks, **kwargs)
+        self.model = model if isinstance(model, TaskSetClassifier) else TaskSetClassifier.load(model or TASKSET_MODEL)
+        self.threshold = self.model.threshold if threshold is None else threshold
+
+    def likely_tasks(self, request: str, n: int = 12) -> list[str]:
+        scores = self.model.scores(request)
+        ranked = sorted((t for t in scores if t in self.tasks), key=lambda t: -scores[t])
+        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+
+    def chosen_tasks(self, parsed: ParsedRequest) -> list[str]:
+        return self.model.choose(self.model.scores(parsed), list(self.tasks), self.threshold)
+
+    def _steps(self, parsed: ParsedRequest) -> list[Step]:
+        chosen = self.chosen_tasks(parsed)
+        cued = [m for m in self._mentions(parsed) if m.task in chosen]
+        loose = [m for m in find_mentions(parsed) if m.task in chosen]  # cues the retrieval planner would drop
+        found: list[Mention] = list(cued)
+        for task in chosen:
+            if any(m.task == task for m in found):
+                continue
+            anchor = next((m for m in loose if m.task == task), None) or self._anchor(parsed, task, found)
+            found.append(anchor)
+        return self._steps_from(parsed, found)
+
+    def _anchor(self, parsed: ParsedRequest, task: str, found: Sequence[Mention]) -> Mention:
+        """Where a task no cue names is asked for: a file of its input type at no other task's cue,
+        else the clause the classifier scores highest for it."""
+        kinds = {TASKS[task].inputs[slot] for slot in TASKS[task].required} - {"text"}
+        claimed = {(m.start, m.end) for m in found}
+        for file in parsed.files:
+            if file.kind in kinds and (file.start, file.stop) not in claimed:
+                return Mention(task, file.start, file.stop, 0.5, f"{file.kind} file for {task}")
+        clauses = parsed.clauses
+        if len(clauses) > 1:
+            column = self.model.probabilities([model_text(c.text) for c in clauses])[:, self.model.tasks.index(task)]
+            best = int(column.argmax())
+        else:
+            best = 0
+        return Mention(task, clauses[best].start, clauses[best].start, 0.5, f"clause for {task}")
