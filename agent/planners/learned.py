@@ -2,6 +2,8 @@
 the retrieval planner does it.
 
 1. Which tasks: `TaskSetClassifier` (taskset.py) scores every task; those over its threshold are planned.
+   With `rules=True` (hybrid) the retrieval planner's rules find tasks first; the classifier drops a
+   rule's task it scores under `veto` and adds the tasks it scores over its threshold.
 2. Where each task is asked for (its place in the request decides the order and which words and
    files are its own): the task's cue if one names it, else a file of the task's input type no other
    task's cue is at, else the clause the classifier scores highest for the task.
@@ -28,10 +30,11 @@ class LearnedPlanner(RetrievalPlanner):
     name = "learned"
 
     def __init__(self, model: TaskSetClassifier | str | Path | None = None, tasks: list[str] | None = None,
-                 threshold: float | None = None, **kwargs) -> None:
+                 threshold: float | None = None, rules: bool = False, veto: float = 0.0, **kwargs) -> None:
         super().__init__(tasks=tasks, **kwargs)
         self.model = model if isinstance(model, TaskSetClassifier) else TaskSetClassifier.load(model or TASKSET_MODEL)
         self.threshold = self.model.threshold if threshold is None else threshold
+        self.rules, self.veto = rules, veto
 
     def likely_tasks(self, request: str, n: int = 12) -> list[str]:
         scores = self.model.scores(request)
@@ -42,10 +45,15 @@ class LearnedPlanner(RetrievalPlanner):
         return self.model.choose(self.model.scores(parsed), list(self.tasks), self.threshold)
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
-        chosen = self.chosen_tasks(parsed)
-        cued = [m for m in self._mentions(parsed) if m.task in chosen]
-        loose = [m for m in find_mentions(parsed) if m.task in chosen]  # cues the retrieval planner would drop
-        found: list[Mention] = list(cued)
+        scores = self.model.scores(parsed)
+        chosen = self.model.choose(scores, list(self.tasks), self.threshold)
+        if self.rules:
+            found = [m for m in self._found(parsed) if scores.get(m.task, 1.0) >= self.veto]
+            # next to the rules' tasks only confident ones; with none, at least the most likely task
+            chosen = [t for t in chosen if scores[t] >= self.threshold] if found else chosen
+        else:
+            found = [m for m in self._mentions(parsed) if m.task in chosen]
+        loose = find_mentions(parsed)  # cues the retrieval planner would drop
         for task in chosen:
             if any(m.task == task for m in found):
                 continue

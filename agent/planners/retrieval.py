@@ -172,6 +172,10 @@ class RetrievalPlanner:
         return added
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
+        return self._steps_from(parsed, self._found(parsed))
+
+    def _found(self, parsed: ParsedRequest) -> list[Mention]:
+        """The tasks the rules find: cues, bridges to text, the phrasebook, implied tasks, unused files."""
         found = self._mentions(parsed)
         implied = [m for m in found if m.implied]
         found = [m for m in found if not m.implied]
@@ -182,7 +186,7 @@ class RetrievalPlanner:
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
         extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
-        return self._steps_from(parsed, found + extra)
+        return found + extra
 
     def _steps_from(self, parsed: ParsedRequest, found: list[Mention]) -> list[Step]:
         """Steps from the task mentions: one per task (a goal restated later runs at the later place),
