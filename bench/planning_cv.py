@@ -3,6 +3,7 @@
     python bench/planning_cv.py                 # 5 folds: retrieval, learned (TF-IDF + LR), kNN, MiniLM + LR
     python bench/planning_cv.py --no-minilm     # skip the MiniLM candidate (it embeds every request)
     python bench/planning_cv.py --by-voice      # leave-one-voice-out folds instead of random ones
+    python bench/planning_cv.py --example-bank  # trained on all the corpus, planning our example bank (other wording)
 
 Each fold trains on the other folds only; the method and its hyper-parameters (C, threshold) are chosen
 here, never on hf_dev or the fresh set. bench_planning.py imports `cross_validate` for docs/benchmarks.md.
@@ -18,6 +19,7 @@ import time
 from typing import Any, Sequence
 
 import numpy as np
+from pathlib import Path
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, predict, report
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
@@ -27,6 +29,14 @@ from langchain_hugginggpt.agent.planners.text import parse
 from langchain_hugginggpt.agent.planners.train import corpus_dir, load_corpus, task_labels, train_taskset
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
+# (veto, threshold) of the hybrid: a rule's task under the veto is dropped, a task over the threshold added.
+GRID = ((0.0, 0.5), (0.0, 0.7), (0.0, 0.9), (0.05, 0.5), (0.1, 0.5), (0.1, 0.9), (0.2, 0.5))
+# Where the results go (bench_planning.py puts them in docs/benchmarks.md without rerunning them).
+RESULTS = Path(__file__).resolve().parent / "data"
+
+
+def results_file(by_voice: bool) -> Path:
+    return RESULTS / ("planning_cv_voice.json" if by_voice else "planning_cv_random.json")
 
 
 class NearestPlanTasks(TaskSetClassifier):
@@ -120,18 +130,18 @@ def cross_validate(samples: list[Sample] | None = None, k: int = 5, minilm: bool
         classifier = train_taskset([samples[i] for i in train])
         train_seconds.setdefault("learned", []).append(time.perf_counter() - start)
         for threshold in (0.2, 0.3):
-            candidates[f"learned t={threshold}"] = LearnedPlanner(classifier, tasks=tasks, threshold=threshold)
-        for veto, threshold in ((0.0, 0.5), (0.05, 0.5), (0.05, 0.3), (0.1, 0.5)):
+            candidates[f"learned t={threshold}"] = LearnedPlanner(classifier, tasks=tasks, threshold=threshold, rules=False)
+        for veto, threshold in GRID:
             candidates[f"rules + learned v={veto} t={threshold}"] = LearnedPlanner(
                 classifier, tasks=tasks, threshold=threshold, rules=True, veto=veto)
-        candidates["kNN k=1"] = LearnedPlanner(NearestPlanTasks([texts[i] for i in train], [labels[i] for i in train]), tasks=tasks)
-        candidates["kNN k=5"] = LearnedPlanner(NearestPlanTasks([texts[i] for i in train], [labels[i] for i in train], k=5),
-                                               tasks=tasks)
+        for k_nearest in (1, 5):
+            candidates[f"kNN k={k_nearest}"] = LearnedPlanner(NearestPlanTasks(
+                [texts[i] for i in train], [labels[i] for i in train], k=k_nearest), tasks=tasks, rules=False)
         if minilm:
             start = time.perf_counter()
             dense = EmbeddingTaskSet([texts[i] for i in train], [labels[i] for i in train])
             train_seconds.setdefault("MiniLM + LR", []).append(time.perf_counter() - start)
-            candidates["MiniLM + LR t=0.3"] = LearnedPlanner(dense, tasks=tasks)
+            candidates["MiniLM + LR t=0.3"] = LearnedPlanner(dense, tasks=tasks, rules=False)
         candidates["retrieval (hand rules)"] = retrieval
         for name, planner in candidates.items():
             predictions.setdefault(name, []).extend(predict(test, planner, tools))
@@ -145,17 +155,54 @@ def cross_validate(samples: list[Sample] | None = None, k: int = 5, minilm: bool
     return results
 
 
+def example_bank_check(log=print) -> list[dict[str, Any]]:
+    """A check across wording: trained on the whole corpus, planning our example bank (prompts/examples,
+    requests written for the retrieval planner's bank, not in the corpus), restricted to the HF tools."""
+    from langchain_hugginggpt.agent.eval.taskbench import plan_to_nodes, score
+    from langchain_hugginggpt.agent.planners.bank import load_examples
+
+    hf = ToolSet.load(HF_TOOLS)
+    tasks = hf.our_tasks()
+    tools = ToolSet(names=tuple(tasks), output_types={hf.our_name(n): t for n, t in hf.output_types.items()})
+    examples = [(r, p) for r, p in load_examples() if all(t.task in tasks for t in p.tasks)]
+    classifier = train_taskset(load_corpus())
+    candidates: dict[str, Any] = {"retrieval (hand rules)": RetrievalPlanner(tasks=tasks),
+                                  "learned t=0.3": LearnedPlanner(classifier, tasks=tasks, threshold=0.3, rules=False)}
+    for veto, threshold in GRID:
+        candidates[f"rules + learned v={veto} t={threshold}"] = LearnedPlanner(
+            classifier, tasks=tasks, threshold=threshold, rules=True, veto=veto)
+    gold = [plan_to_nodes(p, tools) for _, p in examples]
+    rows = []
+    for name, planner in candidates.items():
+        r = score(gold, [plan_to_nodes(planner.plan(request).plan, tools) for request, _ in examples], tools)
+        rows.append({"planner": name, **{m: r[m] for m in ("n", *METRICS)}, "ned": r["ned"]})
+        log(json.dumps(rows[-1]))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--no-minilm", action="store_true")
     parser.add_argument("--by-voice", action="store_true", help="one fold per voice (leave-one-voice-out)")
+    parser.add_argument("--example-bank", action="store_true",
+                        help="instead: train on the whole corpus and plan our example bank (prompts/examples)")
     args = parser.parse_args(argv)
+    if args.example_bank:
+        rows = example_bank_check()
+        saved = {"measured": time.strftime("%Y-%m-%d"), "rows": rows}
+        (RESULTS / "planning_bank_check.json").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+        return 0
     results = cross_validate(k=args.folds, minilm=not args.no_minilm, by_voice=args.by_voice,
                              log=lambda m: print(m, file=sys.stderr))
-    for name, r in results.items():
-        print(json.dumps({"planner": name, **{m: r[m] for m in METRICS}, "ned": r["ned"],
-                          "latency_ms_median": r["latency_ms_median"], "train_s": r["train_s"]}))
+    rows = [{"planner": name, "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"],
+             "latency_ms_median": r["latency_ms_median"], "invalid_plans": r["invalid_plans"], "train_s": r["train_s"]}
+            for name, r in results.items()]
+    for row in rows:
+        print(json.dumps(row))
+    meta = {"folds": "one per voice" if args.by_voice else f"{args.folds} random (seed 17)",
+            "measured": time.strftime("%Y-%m-%d"), "rows": rows}
+    results_file(args.by_voice).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

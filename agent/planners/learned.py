@@ -15,26 +15,41 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 from langchain_hugginggpt.agent.planners.steps import Step
 from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL, TaskSetClassifier, model_text
 from langchain_hugginggpt.agent.planners.text import ParsedRequest
+from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.tools.tasks import TASKS
+
+
+# Below this probability a task the rules found is dropped (chosen by corpus cross-validation, bench/planning_cv.py).
+VETO = 0.0
 
 
 class LearnedPlanner(RetrievalPlanner):
     """The offline planner whose task set is learned. `model`: a trained classifier or the path of one
-    (default: the one shipped in agent/planners/models/)."""
+    (default: the one shipped in agent/planners/models/). `rules=False`: the classifier's task set alone."""
 
     name = "learned"
 
     def __init__(self, model: TaskSetClassifier | str | Path | None = None, tasks: list[str] | None = None,
-                 threshold: float | None = None, rules: bool = False, veto: float = 0.0, **kwargs) -> None:
+                 threshold: float | None = None, rules: bool = True, veto: float = VETO, **kwargs) -> None:
         super().__init__(tasks=tasks, **kwargs)
         self.model = model if isinstance(model, TaskSetClassifier) else TaskSetClassifier.load(model or TASKSET_MODEL)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.rules, self.veto = rules, veto
+        self._corpus_bank: ExampleBank | None = None  # built on first use: only the LLM chain asks
+
+    def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
+        """The k corpus requests most like this one, with their plans (the LLM chain's demonstrations)."""
+        if self._corpus_bank is None:
+            from langchain_hugginggpt.agent.planners.train import corpus_examples
+
+            self._corpus_bank = ExampleBank(corpus_examples())
+        return [(r, p) for r, p, _ in self._corpus_bank.search(request, k)]
 
     def likely_tasks(self, request: str, n: int = 12) -> list[str]:
         scores = self.model.scores(request)

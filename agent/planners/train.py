@@ -20,9 +20,10 @@ from langchain_hugginggpt.agent.planners.text import parse
 log = logging.getLogger(__name__)
 
 CORPUS = Path(__file__).resolve().parents[2] / "prompts" / "corpus"
-# Chosen by 5-fold cross-validation on the corpus (bench/bench_planning.py --cv).
+# Chosen by cross-validation on the corpus (bench/planning_cv.py): the threshold at which the
+# classifier adds a task next to the rules' tasks.
 DEFAULT_C = 10.0
-DEFAULT_THRESHOLD = 0.3
+DEFAULT_THRESHOLD = 0.9
 
 
 def corpus_dir() -> Path:
@@ -43,6 +44,14 @@ def load_corpus(folder: str | Path | None = None) -> list[Sample]:
     samples = [s for f in files for s in load_samples(f)]
     log.info("corpus: %d rows from %s", len(samples), ", ".join(f.name for f in files))
     return samples
+
+
+def corpus_examples(folder: str | Path | None = None) -> list[tuple[str, Any]]:
+    """The corpus as (request, Plan) pairs in our task names: demonstrations for the LLM chain."""
+    from langchain_hugginggpt.agent.eval.taskbench import nodes_to_plan
+
+    tools = ToolSet.load(HF_TOOLS)
+    return [(s.request, nodes_to_plan(s.nodes, tools)) for s in load_corpus(folder)]
 
 
 def task_labels(samples: Sequence[Sample], tools: ToolSet | None = None) -> list[list[str]]:

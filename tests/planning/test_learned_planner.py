@@ -22,8 +22,10 @@ def corpus():
 
 @pytest.fixture(scope="module")
 def slice_planner(corpus):
-    """Trained on every other row of the first 1,200: the odd rows of that range are held out."""
-    return LearnedPlanner(train_taskset(corpus[:1200:2]), tasks=ToolSet.load(TASKBENCH / "hf_tool_desc.json").our_tasks())
+    """Trained on every other row of the first 1,200 (the odd rows of that range are held out); the
+    classifier's task set alone, without the rules, so what is measured is what it learned."""
+    tasks = ToolSet.load(TASKBENCH / "hf_tool_desc.json").our_tasks()
+    return LearnedPlanner(train_taskset(corpus[:1200:2]), tasks=tasks, rules=False, threshold=0.3)
 
 
 def test_a_model_trained_on_a_slice_plans_held_out_rows(corpus, slice_planner, hf_tools):
@@ -32,7 +34,7 @@ def test_a_model_trained_on_a_slice_plans_held_out_rows(corpus, slice_planner, h
     for sample in held_out:
         nodes = plan_to_nodes(slice_planner.plan(sample.request).plan, hf_tools)
         exact += {n.task for n in nodes} == {n.task for n in sample.nodes}
-    assert exact >= 0.75 * len(held_out), f"{exact} of {len(held_out)} held-out task sets exact"
+    assert exact >= 0.65 * len(held_out), f"{exact} of {len(held_out)} held-out task sets exact"
 
 
 def test_held_out_single_tool_rows_get_their_tool_and_file(corpus, slice_planner, hf_tools):
@@ -58,6 +60,18 @@ def test_mismatched_training_data_is_refused():
 def test_a_missing_model_file_names_the_command(tmp_path):
     with pytest.raises(FileNotFoundError, match="hugginggpt train planner"):
         TaskSetClassifier.load(tmp_path / "none.joblib")
+
+
+def test_the_hybrid_keeps_rule_tasks_and_adds_confident_ones(corpus, slice_planner):
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+    hybrid = LearnedPlanner(slice_planner.model, tasks=list(slice_planner.tasks), rules=True, veto=0.0, threshold=0.5)
+    rules = RetrievalPlanner(tasks=list(slice_planner.tasks))
+    for sample in corpus[1:120:2]:
+        mine = {t.task for t in hybrid.plan(sample.request).plan.tasks}
+        theirs = {t.task for t in rules.plan(sample.request).plan.tasks}
+        scores = slice_planner.model.scores(sample.request)
+        assert all(scores[t] >= 0.5 for t in mine - theirs), sample.request
 
 
 def test_the_shipped_model_loads_and_plans():
