@@ -51,10 +51,13 @@ class LearnedPlanner(RetrievalPlanner):
             self._corpus_bank = ExampleBank(corpus_examples())
         return [(r, p) for r, p, _ in self._corpus_bank.search(request, k)]
 
-    def likely_tasks(self, request: str, n: int = 12) -> list[str]:
-        scores = self.model.scores(request)
-        ranked = sorted((t for t in scores if t in self.tasks), key=lambda t: -scores[t])
-        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+    def task_scores(self, request: str) -> dict[str, float]:
+        """The rules' scores (cues, example votes) plus the classifier's probability."""
+        scores = super().task_scores(request)
+        for task, probability in self.model.scores(request).items():
+            if task in self.tasks:
+                scores[task] = scores.get(task, 0.0) + probability
+        return scores
 
     def chosen_tasks(self, parsed: ParsedRequest) -> list[str]:
         return self.model.choose(self.model.scores(parsed), list(self.tasks), self.threshold)

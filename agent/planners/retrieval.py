@@ -54,14 +54,19 @@ class RetrievalPlanner:
         return [(r, p) for r, p, _ in self.bank.search(request, k)]
 
     def likely_tasks(self, request: str, n: int = 12) -> list[str]:
+        scores = self.task_scores(request)
+        ranked = sorted(scores, key=lambda t: -scores[t])
+        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+
+    def task_scores(self, request: str) -> dict[str, float]:
+        """How likely each task is: its cue's weight (plus 1) and the nearest examples' votes."""
         scores: dict[str, float] = {}
         for mention in self._mentions(parse(request)):
             scores[mention.task] = max(scores.get(mention.task, 0.0), 1.0 + mention.weight)
         for task, vote in self.bank.task_votes(request, k=8).items():
             if task in self.tasks:
                 scores[task] = scores.get(task, 0.0) + vote
-        ranked = sorted(scores, key=lambda t: -scores[t])
-        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+        return scores
 
     # ------------------------------------------------------------ planning
 
