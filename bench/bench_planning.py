@@ -154,6 +154,25 @@ def halves(data: Path) -> list[dict]:
     return [report(predict(part, planner, tools), tools) for part in (samples[0::2], samples[1::2])]
 
 
+def learned_footprint() -> str:
+    """The learned planner's model size, load time and training time (`hugginggpt train planner`)."""
+    import subprocess
+    import tempfile
+
+    from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL
+    from langchain_hugginggpt.agent.planners.train import train_planner
+
+    # In a fresh process, so that scikit-learn's import counts too.
+    timing = ("import time; start = time.perf_counter(); from langchain_hugginggpt.agent.planners.learned import "
+              "LearnedPlanner; LearnedPlanner(); print(time.perf_counter() - start)")
+    load_s = float(subprocess.run([sys.executable, "-c", timing], capture_output=True, text=True, check=True).stdout)
+    with tempfile.TemporaryDirectory() as folder:
+        trained = train_planner(out=Path(folder) / "taskset.joblib")
+    return (f"Learned planner: model {TASKSET_MODEL.stat().st_size / 1e6:.1f} MB (agent/planners/models/taskset.joblib), "
+            f"loads in {load_s:.2f} s (a new process, imports included); `hugginggpt train planner` trains it on all {trained['rows']} corpus rows in "
+            f"{trained['seconds']:.0f} s on this machine.")
+
+
 def cv_lines() -> list[str]:
     """The corpus cross-validation results bench/planning_cv.py saved, as a table."""
     import json
@@ -175,6 +194,17 @@ def cv_lines() -> list[str]:
             lines.append(f"| {r['planner']} | {r['node_f1']:.2f} | {r['edge_f1']:.2f} | {r['arg_name_f1']:.2f} | "
                          f"{r['arg_value_f1']:.2f} | {r['ned']:.3f} | {r['latency_ms_median']:.2f} | {r['invalid_plans']} | "
                          f"{'-' if r['train_s'] is None else r['train_s']} |")
+        lines.append("")
+    bank = results_file(False).parent / "planning_bank_check.json"
+    if bank.is_file():
+        saved = json.loads(bank.read_text(encoding="utf-8"))
+        lines += [f"Across wording: trained on the whole corpus, planning our example bank (prompts/examples, "
+                  f"{saved['rows'][0]['n']} requests within the HF tools, our task names; the retrieval planner's bank "
+                  f"holds them, which favours it); measured {saved['measured']} (`python bench/planning_cv.py "
+                  "--example-bank`).", "",
+                  "| planner | node F1 | edge F1 | arg-name F1 | arg-value F1 | NED |", "|---|---|---|---|---|---|"]
+        lines += [f"| {r['planner']} | {r['node_f1']:.2f} | {r['edge_f1']:.2f} | {r['arg_name_f1']:.2f} | "
+                  f"{r['arg_value_f1']:.2f} | {r['ned']:.3f} |" for r in saved["rows"]]
         lines.append("")
     return lines
 
@@ -279,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Our own example bank (prompts/examples, leave-one-out, all {bank['n']} requests, our task names): "
         f"node F1 {bank['node_f1']:.2f}, edge F1 {bank['edge_f1']:.2f}, arg-value F1 {bank['arg_value_f1']:.2f}.",
         "",
-    ] + extra_help + cv_lines()
+    ] + extra_help + [learned_footprint(), ""] + cv_lines()
     text = section(results, data, extra)
     print(text)
     if not args.no_write:
