@@ -21,7 +21,8 @@ from rich.console import Console
 
 # Subcommand groups contributed by other packages, imported lazily.
 PLUGINS = ("langchain_hugginggpt.retriever.cli", "langchain_hugginggpt.agent.eval.cli",
-           "langchain_hugginggpt.agent.server.cli", "langchain_hugginggpt.agent.experts.cli")
+           "langchain_hugginggpt.agent.server.cli", "langchain_hugginggpt.agent.experts.cli",
+           "langchain_hugginggpt.agent.planners.train")
 
 err = Console(stderr=True, highlight=False)
 
@@ -208,7 +209,7 @@ def url_policy(args: argparse.Namespace) -> Any:
 def _agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
                         help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
-    parser.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
+    parser.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
     parser.add_argument("--responder", choices=["llm", "template"], default=None)
     parser.add_argument("--workspace", default=".", help="folder that inputs resolve in (default: current)")
     parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")

@@ -32,7 +32,7 @@ from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.prompts import render
 
-PlannerName = Literal["auto", "retrieval", "llm"]
+PlannerName = Literal["auto", "learned", "retrieval", "llm"]
 Emit = Callable[[StageEvent], Any]
 
 
@@ -233,7 +233,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         planned = None
         if retrieval is not None:
             planned = await asyncio.to_thread(retrieval.plan, request, chat_history)
-            if self.planner == "retrieval" or self.llm is None or planned.confidence >= self.confidence_threshold:
+            if self.planner in ("learned", "retrieval") or self.llm is None or planned.confidence >= self.confidence_threshold:
                 return planned
         if self.llm is None:
             raise ValueError("planner 'llm' needs a controller LLM")
@@ -256,11 +256,12 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             return planned
 
     def _retrieval_planner(self) -> Any:
+        """The offline planner: the one named, or for `auto`/`llm` the default (learned where installed)."""
         try:
             from langchain_hugginggpt.agent.planners import default_planner
         except ImportError:
             return None
-        return default_planner()
+        return default_planner(self.planner if self.planner in ("learned", "retrieval") else "auto")
 
     async def _chit_chat(self, input: HuggingGPTInput, config: RunnableConfig) -> str:
         if self.llm is None:

@@ -1,4 +1,4 @@
-"""`hugginggpt eval taskbench [FILE] [--planner auto|retrieval|llm] [--llm PRESET] [--json]`."""
+"""`hugginggpt eval taskbench [FILE] [--planner auto|learned|retrieval|llm] [--llm PRESET] [--predictions OUT] [--json]`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 import os
 from typing import Any
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, ToolSet, evaluate, find_tool_list
+from langchain_hugginggpt.agent.eval.taskbench import (
+    HF_DEV, ToolSet, find_tool_list, load_samples, predict, prediction_row, report)
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1", "ned")
 
@@ -16,12 +17,11 @@ class _SyncLLMPlanner:
     """The lead's LLM planning chain behind the Planner protocol, helped (or not) by retrieval."""
 
     def __init__(self, llm: Any, tasks: list[str], retrieval_help: bool) -> None:
-        from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
         from langchain_hugginggpt.agent.planning import (
             LLMPlanner,  # imported lazily: it needs the chain
         )
 
-        helper = RetrievalPlanner(tasks=tasks)
+        helper = offline_planner("auto", tasks)
         likely = helper.likely_tasks if retrieval_help else (lambda request, n: tasks)
         self.name = "llm+retrieval" if retrieval_help else "llm"
         self.inner = LLMPlanner(llm, select_examples=helper.select_examples if retrieval_help else None,
@@ -49,21 +49,27 @@ class _AutoPlanner:
         return self.llm.plan(request, chat_history)
 
 
+def offline_planner(name: str, tasks: list[str]) -> Any:
+    """`learned`, `retrieval`, or for `auto` the agent's default offline planner, restricted to `tasks`."""
+    from langchain_hugginggpt.agent.planners import offline_planner_class
+
+    return offline_planner_class(name)(tasks=tasks)
+
+
 def make_planner(name: str, tasks: list[str], llm_preset: str | None = None, retrieval_help: bool = True,
                  threshold: float = 0.6) -> Any:
     """A planner restricted to `tasks` (the benchmark's tool list, in our task names)."""
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 
     def llm_planner() -> Any:
         from langchain_hugginggpt.agent.llms import load_llm
 
         return _SyncLLMPlanner(load_llm(llm_preset or "local"), tasks, retrieval_help)
 
-    if name == "retrieval":
-        return RetrievalPlanner(tasks=tasks)
+    if name in ("retrieval", "learned"):
+        return offline_planner(name, tasks)
     if name == "llm":
         return llm_planner()
-    return _AutoPlanner(RetrievalPlanner(tasks=tasks), llm_planner() if llm_preset else None, threshold)
+    return _AutoPlanner(offline_planner("auto", tasks), llm_planner() if llm_preset else None, threshold)
 
 
 def cmd_taskbench(args: argparse.Namespace) -> int:
@@ -74,12 +80,23 @@ def cmd_taskbench(args: argparse.Namespace) -> int:
     tools = ToolSet.load(args.tools or find_tool_list(args.file))
     tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
     planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)
-    result = evaluate(args.file, planner, tools, limit=args.limit)
+    predictions = predict(load_samples(args.file, args.limit), planner, tools)
+    if args.predictions:
+        write_predictions(predictions, args.predictions)
+    result = report(predictions, tools)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
         print(format_table(result, title=f"{Path(args.file).name} ({args.planner})"))
     return 0
+
+
+def write_predictions(predictions: list, path: str) -> None:
+    """One line per sample in TaskBench's format (see `prediction_row`)."""
+    from pathlib import Path
+
+    lines = [json.dumps(prediction_row(p), ensure_ascii=False) for p in predictions]
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _known_tasks() -> set[str]:
@@ -108,12 +125,14 @@ def add_commands(subparsers: Any) -> None:
     tb.add_argument("file", nargs="?", default=str(HF_DEV),
                     help="TaskBench JSONL (default: the Hugging Face development sample shipped with the package)")
     tb.add_argument("--tools", help="TaskBench tool_desc.json (default: the one beside FILE, else the Hugging Face tool list)")
-    tb.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
+    tb.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
     tb.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
                     help="controller preset for --planner llm/auto (e.g. local, openai:gpt-4o-mini)")
     tb.add_argument("--no-retrieval-help", action="store_true",
                     help="LLM path: show all tasks and the fixed demos instead of retrieved ones")
     tb.add_argument("--limit", type=int, help="score only the first N samples")
+    tb.add_argument("--predictions", metavar="OUT.jsonl",
+                    help="also write each sample's plan in TaskBench's format (id, task_nodes, task_links)")
     tb.add_argument("--json", action="store_true", help="print one JSON object")
     tb.set_defaults(func=cmd_taskbench)
 

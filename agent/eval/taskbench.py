@@ -375,6 +375,20 @@ def predict(samples: list[Sample], planner: Any, tools: ToolSet) -> list[Predict
     return predictions
 
 
+def prediction_row(prediction: Prediction) -> dict[str, Any]:
+    """A prediction in TaskBench's format: `id`, `task_nodes` (tool names, `<node-j>` arguments) and
+    `task_links` read from the references, so any TaskBench scorer can check it."""
+    nodes = prediction.nodes
+    links = [{"source": nodes[int(r)].task, "target": node.task} for j, node in enumerate(nodes)
+             for value in node.arguments for r in NODE_REF_RE.findall(value) if int(r) < len(nodes) and int(r) != j]
+    row: dict[str, Any] = {"id": prediction.sample.id,
+                           "task_nodes": [{"task": n.task, "arguments": n.arguments} for n in nodes],
+                           "task_links": [dict(t) for t in dict.fromkeys(tuple(link.items()) for link in links)]}
+    if prediction.error:
+        row["error"] = prediction.error
+    return row
+
+
 def report(predictions: list[Prediction], tools: ToolSet) -> dict[str, Any]:
     """The JSON report: overall metrics, `by_type`, median latency and the invalid-plan count."""
     def metrics(subset: list[Prediction]) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 `RetrievalPlanner` (retrieval.py) plans offline in milliseconds from task cues, an
 example bank and the tasks' input/output types; its `select_examples` and
 `likely_tasks` also serve the LLM planning chain (dynamic few-shot, a narrowed task list).
+`LearnedPlanner` (learned.py) takes its task set from a classifier trained on the
+back-instruct corpus (`hugginggpt train planner`) and wires it the same way.
 """
 
 from __future__ import annotations
@@ -35,17 +37,35 @@ class Planner(Protocol):
     def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput: ...
 
 
-_default: "RetrievalPlanner | None" = None
+_shared: dict[str, "RetrievalPlanner"] = {}
 
 
-def default_planner() -> "RetrievalPlanner":
-    """The shared offline planner (built once: it indexes the example bank)."""
-    global _default
-    if _default is None:
-        from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+def offline_planner_class(name: str = "auto") -> type:
+    """`learned`, `retrieval`, or for `auto` the default offline planner: the learned one where its
+    model and scikit-learn are installed (it plans better on corpus cross-validation, hf_dev and the
+    fresh set: docs/benchmarks.md), else retrieval."""
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 
-        _default = RetrievalPlanner()
-    return _default
+    if name == "retrieval":
+        return RetrievalPlanner
+    from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
+
+    if name == "learned":
+        return LearnedPlanner
+    try:
+        import sklearn  # noqa: F401
+
+        from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL
+    except ImportError:
+        return RetrievalPlanner
+    return LearnedPlanner if TASKSET_MODEL.is_file() else RetrievalPlanner
+
+
+def default_planner(name: str = "auto") -> "RetrievalPlanner":
+    """The shared offline planner of that name (built once: it indexes the example bank, loads its model)."""
+    if name not in _shared:
+        _shared[name] = offline_planner_class(name)()
+    return _shared[name]
 
 
 def select_examples(request: str, k: int = 4) -> list[tuple[str, Plan]]:

@@ -61,14 +61,19 @@ class RetrievalPlanner:
         return [(r, p) for r, p, _ in self.bank.search(request, k)]
 
     def likely_tasks(self, request: str, n: int = 12) -> list[str]:
+        scores = self.task_scores(request)
+        ranked = sorted(scores, key=lambda t: -scores[t])
+        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+
+    def task_scores(self, request: str) -> dict[str, float]:
+        """How likely each task is: its cue's weight (plus 1) and the nearest examples' votes."""
         scores: dict[str, float] = {}
         for mention in self._mentions(parse(request)):
             scores[mention.task] = max(scores.get(mention.task, 0.0), 1.0 + mention.weight)
         for task, vote in self.bank.task_votes(request, k=8).items():
             if task in self.tasks:
                 scores[task] = scores.get(task, 0.0) + vote
-        ranked = sorted(scores, key=lambda t: -scores[t])
-        return (ranked + [t for t in self.tasks if t not in scores])[:n]
+        return scores
 
     # ------------------------------------------------------------ planning
 
@@ -182,7 +187,10 @@ class RetrievalPlanner:
         return added
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
-        first: dict[str, Mention] = {}
+        return self._steps_from(parsed, self._found(parsed))
+
+    def _found(self, parsed: ParsedRequest) -> list[Mention]:
+        """The tasks the rules find: cues, bridges to text, the phrasebook, implied tasks, unused files."""
         found = self._mentions(parsed)
         implied = [m for m in found if m.implied]
         found = [m for m in found if not m.implied]
@@ -193,7 +201,13 @@ class RetrievalPlanner:
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
         extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
-        ordered = sorted(found + extra, key=lambda m: (m.start, m.end))
+        return found + extra
+
+    def _steps_from(self, parsed: ParsedRequest, found: list[Mention]) -> list[Step]:
+        """Steps from the task mentions: one per task (a goal restated later runs at the later place),
+        an implied task just before the step that refers to it, each with its span of the request."""
+        first: dict[str, Mention] = {}
+        ordered = sorted(found, key=lambda m: (m.start, m.end))
         for m in ordered:
             first.setdefault(m.task, m)
         first.update(restatements(first, ordered, parsed))
