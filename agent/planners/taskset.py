@@ -33,6 +33,19 @@ def model_text(parsed: ParsedRequest | str) -> str:
     return _FILE.sub(lambda m: f" @{m.group(1)} ", _QUOTE.sub(" @Q ", masked)).strip()
 
 
+def _retrained_for(version: str, shipped: str) -> Path:
+    """The task-set model retrained for this scikit-learn release, in the cache folder (built once)."""
+    from langchain_hugginggpt.agent.planners.train import train_planner
+    from langchain_hugginggpt.tools.paths import cache_dir
+
+    cached = cache_dir() / "planner" / f"taskset-sklearn-{version}.joblib"
+    if not cached.is_file():
+        log.warning("the shipped planner model was saved by scikit-learn %s, this is %s: retraining it once from "
+                    "the shipped corpus into %s", shipped, version, cached)
+        train_planner(out=cached)
+    return cached
+
+
 def _require_sklearn() -> None:
     try:
         import sklearn  # noqa: F401
@@ -77,13 +90,19 @@ class TaskSetClassifier:
 
     @classmethod
     def load(cls, path: str | Path = TASKSET_MODEL) -> "TaskSetClassifier":
+        """The saved model. A pickle is only safe to read with the scikit-learn release that wrote it, so
+        the shipped model, saved by another release, is retrained once from the shipped corpus into the
+        cache folder instead (seconds) and read from there."""
         _require_sklearn()
         import joblib
+        import sklearn
 
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"no trained task-set model at {path}: run `hugginggpt train planner`")
         saved = joblib.load(path)
+        if saved.get("sklearn") not in (None, sklearn.__version__) and path == TASKSET_MODEL:
+            return cls.load(_retrained_for(sklearn.__version__, saved["sklearn"]))
         return cls(saved["pipeline"], saved["tasks"], saved["threshold"])
 
     def save(self, path: str | Path = TASKSET_MODEL) -> Path:
@@ -91,7 +110,10 @@ class TaskSetClassifier:
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        joblib.dump({"pipeline": self.pipeline, "tasks": self.tasks, "threshold": self.threshold}, path, compress=3)
+        import sklearn
+
+        joblib.dump({"pipeline": self.pipeline, "tasks": self.tasks, "threshold": self.threshold,
+                     "sklearn": sklearn.__version__}, path, compress=3)
         return path
 
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:

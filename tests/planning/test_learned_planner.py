@@ -130,3 +130,29 @@ def test_prediction_links_come_from_references(hf_tools):
     assert row["task_nodes"] == [{"task": "Image-to-Text", "arguments": ["a.jpg"]},
                                  {"task": "Text-to-Speech", "arguments": ["<node-0>"]}]
     assert row["task_links"] == [{"source": "Image-to-Text", "target": "Text-to-Speech"}]
+
+
+def test_a_model_pickled_by_another_scikit_learn_is_retrained_not_trusted(tmp_path, monkeypatch):
+    """joblib pickles are only safe with the scikit-learn that wrote them: the shipped model, stamped with
+    another release, is retrained once from the corpus into the cache folder and read from there."""
+    import joblib
+
+    from langchain_hugginggpt.agent.planners import taskset, train
+
+    shipped = tmp_path / "shipped.joblib"
+    saved = joblib.load(TASKSET_MODEL)
+    joblib.dump({**saved, "sklearn": "0.0.1"}, shipped)
+    shard = sorted(corpus_dir().glob("shard_*.jsonl"))[0]
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "shard_00.jsonl").write_text(
+        "\n".join(shard.read_text(encoding="utf-8").splitlines()[:300]) + "\n", encoding="utf-8")
+    monkeypatch.setattr(taskset, "TASKSET_MODEL", shipped)
+    monkeypatch.setattr(train, "corpus_dir", lambda: tmp_path / "corpus")
+    monkeypatch.setenv("HUGGINGGPT_CACHE", str(tmp_path / "cache"))
+
+    model = TaskSetClassifier.load(shipped)
+    retrained = list((tmp_path / "cache").rglob("taskset-sklearn-*.joblib"))
+    assert len(retrained) == 1 and joblib.load(retrained[0])["sklearn"] != "0.0.1"
+    assert model.pipeline is not saved["pipeline"]
+    assert LearnedPlanner(retrained[0]).plan("Transcribe meeting.wav please").plan.tasks[0].task == \
+        "automatic-speech-recognition"
