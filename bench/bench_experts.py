@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import shutil
 import socket
 import statistics
@@ -21,6 +20,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from docs_section import replace_section  # noqa: E402 (bench/, beside this script)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
-        write_section(text)
+        replace_section(DOC, HEADING, text)
     return 0
 
 
@@ -143,14 +143,6 @@ def measure_overhead(engines, infos, http, handles, workspace, n: int) -> dict[s
             ways["http"].append(timed(lambda: http.run(infos[model], engine_inputs, workspace)))
             ways["handle"].append(timed(lambda: handles.run(infos[model], engine_inputs, workspace)))
     return results
-
-
-def write_section(text: str) -> None:
-    """Replace our section of docs/benchmarks.md (up to the next '## ' heading), or append it."""
-    doc = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", re.S | re.M)
-    doc = pattern.sub(lambda _: text + "\n", doc) if pattern.search(doc) else doc.rstrip() + "\n\n" + text + "\n"
-    DOC.write_text(doc, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import shutil
 import sqlite3
 import statistics
@@ -25,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from docs_section import replace_section  # noqa: E402 (bench/, beside this script)
 
 REPO = Path(__file__).resolve().parents[1]
 REQUEST = "Detect the objects in examples/street.jpg and read the result aloud"
@@ -135,13 +135,6 @@ every step and a turn costs more as the conversation grows.
 """
 
 
-def write_section(path: Path, text: str) -> None:
-    old = path.read_text(encoding="utf-8")
-    pattern = re.compile(rf"^{SECTION}\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
-    new = pattern.sub(lambda _: text + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + text
-    path.write_text(new, encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
@@ -155,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     text = section(data, command, args.runs)
     print(text)
     if args.write:
-        write_section(args.write, text)
+        replace_section(args.write, SECTION, text)
     return 0
 
 

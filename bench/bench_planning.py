@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import argparse
 import platform
-import re
 import sys
 import time
 from pathlib import Path
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_DEV as DATA  # noqa: E402 (shipped with the package)
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS  # noqa: E402
+from docs_section import replace_section  # noqa: E402 (bench/, beside this script)
 
 ROOT = Path(__file__).resolve().parents[1]
 # Requests written for this project without reading the development sample or the planner (same tools).
@@ -269,15 +269,6 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 0
 
 
-def write_section(text: str) -> None:
-    """Replace our section of docs/benchmarks.md (up to the next '## ' heading), or append it."""
-    doc = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", re.S | re.M)
-    doc = pattern.sub(lambda _: text + "\n", doc) if pattern.search(doc) else doc.rstrip() + "\n\n" + text + "\n"
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(doc, encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
@@ -313,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     text = section(results, data, extra)
     print(text)
     if not args.no_write:
-        write_section(text)
+        replace_section(DOC, HEADING, text)
     return 0
 
 

@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import statistics
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from langchain_hugginggpt.retriever.index import REFINE_FACTOR, CatalogIndex, te
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_DEV as TASKBENCH  # noqa: E402 (shipped with the package)
 from langchain_hugginggpt.retriever.catalog import P0_MODELS as P0  # noqa: E402
+from docs_section import replace_section  # noqa: E402 (bench/, beside this script)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -206,13 +206,6 @@ machines are shared by several people: timings move with the load; rerun the com
 """
 
 
-def write_section(path: Path, text: str) -> None:
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(r"^## Retrieval\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
-    new = pattern.sub(lambda _: text + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + text
-    path.write_text(new, encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=200)
@@ -230,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     text = section(p0, syn, command, args.where, model_load_s, onnx_load_s)
     print(text)
     if args.write:
-        write_section(args.write, text)
+        replace_section(args.write, "## Retrieval", text)
     return 0
 
 
