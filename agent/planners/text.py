@@ -229,8 +229,13 @@ def earlier_answer(chat_history: list[dict] | None) -> str | None:
         role = message.get("role") if isinstance(message, dict) else getattr(message, "type", None)
         if role in ("assistant", "ai"):
             content = message.get("content", "") if isinstance(message, dict) else getattr(message, "content", "")
-            return str(content).strip().split("\n\n", 1)[0].strip() or None
+            answer = str(content).strip().split("\n\n", 1)[0].strip()
+            # Spoken or passed on, a file is its name: the folders of the machine stay out of the output.
+            return _FOLDERS.sub("", answer) or None
     return None
+
+
+_FOLDERS = re.compile(r"(?<![\w.:/-])(?:[A-Za-z]:)?(?:~?/|\\)(?:[^\s/\\]+[/\\])+(?=[^\s/\\]+)")
 
 
 def history_files(chat_history: list[dict] | None) -> list[Resource]:

@@ -36,5 +36,10 @@ def test_read_that_aloud_speaks_the_earlier_answer(tmp_path, monkeypatch):
     assert [(t.task, t.args["text"]) for t in second.plan] == [("text-to-speech", "2 cars, 1 person")]
     assert second.results[0].ok and second.results[0].files[0].endswith(".wav")
 
+    # The earlier answer named a file by its path on this machine: what is spoken is the file's name.
+    history[1]["content"] = f"Canny edge map written to {tmp_path}/outputs/canny-1a2b.png\n\nHow I did it: ..."
+    third = agent.invoke({"request": "now read that aloud", "chat_history": history})
+    assert third.plan[0].args["text"] == "Canny edge map written to canny-1a2b.png"
+
     alone = agent.invoke("Read 'good morning' aloud")  # a quote of its own still wins, with no history at all
     assert alone.plan[0].args["text"] == "good morning"

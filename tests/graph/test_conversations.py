@@ -33,7 +33,7 @@ def test_invoke_answers_as_the_runnable_does(agent, saver, workspace, home):
     assert "person" in detected.output["text"]
     # The same template answer, but for the name of the file each run wrote.
     assert answer.content.replace(detected.files[0], "FILE") == runnable.answer.replace(runnable.files[0], "FILE")
-    assert answer.response_metadata["files"] == detected.files and answer.response_metadata["planner"] == "retrieval"
+    assert answer.response_metadata["files"] == detected.files and answer.response_metadata["planner"] == runnable.planner
     assert set(state["timings"]) == set(runnable.timings) == {"planning", "selection", "execution", "response", "total"}
     assert state["error"] is None
     assert [run["request"] for run in read_runs()] == ["Detect the objects in street.jpg"] * 2  # both logged
