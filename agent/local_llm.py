@@ -10,7 +10,6 @@ byte it holds (llama_state_cache.py), so memory stays flat under chat traffic.
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -22,7 +21,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import Field, PrivateAttr
 
 # One place knows where the packaged weights are (shared with the text-generation engines).
-from langchain_hugginggpt.tools.engines.smollm import smollm2_gguf_path
+from langchain_hugginggpt.tools.engines.smollm import quiet_llama, smollm2_gguf_path
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
@@ -58,14 +57,13 @@ class ChatLlamaCpp(BaseChatModel):
     def _client(self) -> Any:
         if self._llama is None:
             try:
-                from llama_cpp import Llama
+                import llama_cpp  # noqa: F401
 
                 from langchain_hugginggpt.agent.llama_state_cache import LlamaStateCache
             except ImportError as exc:
                 raise RuntimeError("the local controller needs llama-cpp-python: "
                                    "pip install 'langchain-hugginggpt[local-llm]'") from exc
-            llama = Llama(model_path=self.model_path, n_ctx=self.n_ctx, seed=self.seed, verbose=False,
-                          n_threads=self.n_threads or max(1, os.cpu_count() or 1))
+            llama = quiet_llama(self.model_path, self.n_ctx, self.seed, self.n_threads)
             if self.cache_bytes:
                 llama.set_cache(LlamaStateCache(self.cache_bytes, keep_scores=False))  # logits_all is off
             self._llama = llama

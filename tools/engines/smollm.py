@@ -36,11 +36,22 @@ def smollm2_gguf_path() -> Path:
     return files[0]
 
 
+# A quiet llama.cpp load points the process's stdout and stderr (fds 1 and 2) at /dev/null and back;
+# two loads at once in different threads can restore each other's /dev/null and silence the process.
+_LOAD_LOCK = threading.Lock()
+
+
+def quiet_llama(model_path: str | Path, n_ctx: int, seed: int = 0, n_threads: int | None = None) -> llama_cpp.Llama:
+    """A llama.cpp model loaded without its log on the console, one load at a time."""
+    from llama_cpp import Llama
+
+    with _LOAD_LOCK:
+        return Llama(model_path=str(model_path), n_ctx=n_ctx, seed=seed, verbose=False,
+                     n_threads=n_threads or max(1, os.cpu_count() or 1))
+
+
 @lru_cache(maxsize=2)
 def load_smollm2(n_ctx: int = 2048, n_threads: int | None = None) -> llama_cpp.Llama:
     """The SmolLM2 model through llama.cpp, loaded once per (n_ctx, n_threads). Its chat
     template is embedded in the GGUF, so create_chat_completion formats turns correctly."""
-    from llama_cpp import Llama
-
-    return Llama(model_path=str(smollm2_gguf_path()), n_ctx=n_ctx, seed=0, verbose=False,
-                 n_threads=n_threads or max(1, os.cpu_count() or 1))
+    return quiet_llama(smollm2_gguf_path(), n_ctx, n_threads=n_threads)
