@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 import ray
-from ray import serve
-
 from langchain_hugginggpt.agent.experts import APP_NAME, RemoteExperts
 from langchain_hugginggpt.agent.experts.app import build_app
 from langchain_hugginggpt.agent.experts.client import HttpTransport
 from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.tools.base import Engine
+from ray import serve
+
+from tests.experts import engines as test_engines
 from tests.experts.engines import MARKERS_ENV
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,6 +69,16 @@ class ExpertsCluster:
         raise AssertionError(f"deployments not healthy after {timeout} s: {statuses}")
 
 
+def forget_test_engines() -> None:
+    """The tests' engines (one ends its own process) leave the registry with this package: a later
+    test elsewhere that runs every engine of a task must not pick them in the test runner's process."""
+    from langchain_hugginggpt.tools.registry import unregister
+
+    for value in vars(test_engines).values():
+        if isinstance(value, type) and issubclass(value, Engine) and value.__module__ == test_engines.__name__:
+            unregister(value.task, value.model_id)
+
+
 @pytest.fixture(scope="package")  # started once, and stopped before the rest of the suite runs
 def experts_cluster(tmp_path_factory):
     markers = tmp_path_factory.mktemp("replica-markers")
@@ -85,6 +97,7 @@ def experts_cluster(tmp_path_factory):
     finally:
         serve.shutdown()
         ray.shutdown()
+        forget_test_engines()
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -96,3 +109,9 @@ def experts_cluster(tmp_path_factory):
 def workspace(tmp_path) -> Workspace:
     shutil.copy(REPO / "examples" / "street.jpg", tmp_path / "street.jpg")
     return Workspace(tmp_path)
+
+
+@pytest.fixture(scope="package", autouse=True)
+def _test_engines_stay_in_this_package():
+    yield
+    forget_test_engines()
