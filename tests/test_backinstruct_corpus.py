@@ -39,15 +39,20 @@ WRITTEN = sorted(CORPUS.glob("shard_*.jsonl"))
 
 
 def test_sampler_reproduces_the_shipped_graphs():
-    assert sampler.sample_corpus(sampler.SEED) == GRAPHS
+    assert [g for shard in sampler.sample_rounds() for g in shard] == GRAPHS
 
 
-def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans():
-    assert len(GRAPHS) == 3200 and [g["id"] for g in GRAPHS] == [f"bi-{i:05d}" for i in range(3200)]
-    assert Counter(g["type"] for g in GRAPHS) == {"single": 1280, "chain": 1440, "dag": 480}
-    coverage = Counter(n["task"] for g in GRAPHS for n in g["task_nodes"])
-    assert set(coverage) == set(check.TOOLS) and min(coverage.values()) >= 200
-    assert all(not check.plan_errors(g) for g in GRAPHS)
+@pytest.mark.parametrize("first, n, mix, voices", [
+    (0, 3200, {"single": 1280, "chain": 1440, "dag": 480}, {"terse", "polite", "story", "steps", "casual", "formal"}),
+    (3200, 800, {"single": 320, "chain": 360, "dag": 120}, {"chatty", "roundabout"}),
+])
+def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans(first, n, mix, voices):
+    graphs = GRAPHS[first:first + n]
+    assert len(graphs) == n and [g["id"] for g in graphs] == [f"bi-{i:05d}" for i in range(first, first + n)]
+    assert Counter(g["type"] for g in graphs) == mix and {g["voice"] for g in graphs} == voices
+    coverage = Counter(nd["task"] for g in graphs for nd in g["task_nodes"])
+    assert set(coverage) == set(check.TOOLS) and min(coverage.values()) >= n // 16
+    assert all(not check.plan_errors(g) for g in graphs)
 
 
 def test_written_shards_pass_the_checker(capsys):

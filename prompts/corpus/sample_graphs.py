@@ -6,7 +6,7 @@ user would type for exactly that graph. This script does the first two parts.
 Its only inputs are TaskBench's HF tool list and tool graph; it uses the
 standard library only and is deterministic for a given seed.
 
-    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..07.jsonl
+    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..11.jsonl
 
 Each row: {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}.
 `task_nodes` are in TaskBench's plan format ({"task", "arguments"}), an argument
@@ -32,6 +32,9 @@ TYPE_MIX = {"single": 0.40, "chain": 0.45, "dag": 0.15}
 CHAIN_SIZES = {2: 0.36, 3: 0.30, 4: 0.18, 5: 0.10, 6: 0.06}
 DAG_SIZES = {3: 0.32, 4: 0.30, 5: 0.20, 6: 0.11, 7: 0.07}
 VOICES = ["terse", "polite", "story", "steps", "casual", "formal"]
+# A second round of writing, in the long and roundabout voices real users type (the first round's
+# requests run to a median of 22 words; a classifier trained on them read longer requests poorly).
+SECOND_ROUND = {"seed": 18, "n": 800, "shard_size": 200, "voices": ["chatty", "roundabout"]}
 
 # Links the graph allows but users rarely chain; sampled less often, not never.
 _RARE_TARGETS = {"Tabular Classification": 0.25, "Document Question Answering": 0.4}
@@ -271,7 +274,7 @@ class GraphSampler:
         return {"type": kind, "n_tools": len(nodes), "task_nodes": task_nodes, "task_links": links, "slots": slots}
 
 
-def sample_corpus(seed: int = SEED, n: int = N_GRAPHS) -> list[dict]:
+def sample_corpus(seed: int = SEED, n: int = N_GRAPHS, voices: list[str] = VOICES, first_id: int = 0) -> list[dict]:
     sampler = GraphSampler(seed)
     rng = random.Random(seed + 1)
     counts = {k: round(n * share) for k, share in TYPE_MIX.items()}
@@ -295,24 +298,33 @@ def sample_corpus(seed: int = SEED, n: int = N_GRAPHS) -> list[dict]:
                 break
         graphs.append(g)
     for i, g in enumerate(graphs):
-        voices = VOICES if g["type"] != "single" else [v for v in VOICES if v != "steps"]
-        g["voice"] = voices[(i * 7 + i // 6) % len(voices)]  # even rotation, not locked to position
-    return [{"id": f"bi-{i:05d}", **{k: g[k] for k in ("type", "n_tools", "voice", "task_nodes", "task_links", "slots")}}
+        usable = voices if g["type"] != "single" else [v for v in voices if v != "steps"]
+        g["voice"] = usable[(i * 7 + i // 6) % len(usable)]  # even rotation, not locked to position
+    return [{"id": f"bi-{first_id + i:05d}",
+             **{k: g[k] for k in ("type", "n_tools", "voice", "task_nodes", "task_links", "slots")}}
             for i, g in enumerate(graphs)]
+
+
+def sample_rounds() -> list[list[dict]]:
+    """Every round's graphs, in shards: the first round (seed 17: 3,200 graphs, shards 00-07 of 400),
+    then the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200)."""
+    first = sample_corpus()
+    second = sample_corpus(SECOND_ROUND["seed"], SECOND_ROUND["n"], SECOND_ROUND["voices"], first_id=len(first))
+    size = SECOND_ROUND["shard_size"]
+    return ([first[i:i + SHARD_SIZE] for i in range(0, len(first), SHARD_SIZE)]
+            + [second[i:i + size] for i in range(0, len(second), size)])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", type=Path, default=HERE / "graphs")
     args = parser.parse_args()
-    graphs = sample_corpus(args.seed)
+    shards = sample_rounds()
     args.out.mkdir(parents=True, exist_ok=True)
-    for shard in range(len(graphs) // SHARD_SIZE):
-        rows = graphs[shard * SHARD_SIZE:(shard + 1) * SHARD_SIZE]
-        with open(args.out / f"shard_{shard:02d}.jsonl", "w") as f:
+    for number, rows in enumerate(shards):
+        with open(args.out / f"shard_{number:02d}.jsonl", "w") as f:
             f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-    print(json.dumps(summarize(graphs), indent=1))
+    print(json.dumps(summarize([g for rows in shards for g in rows]), indent=1))
 
 
 def summarize(graphs: list[dict]) -> dict:
