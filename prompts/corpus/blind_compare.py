@@ -34,7 +34,7 @@ def load_readings(path: Path) -> dict[str, tuple[str, set[str], set[tuple[str, s
 
 def load_plans(ids: set[str]) -> dict[str, dict]:
     rows = {}
-    for shard in sorted(HERE.glob("shard_0[0-7].jsonl")):
+    for shard in sorted(HERE.glob("shard_*.jsonl")):
         for line in shard.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
