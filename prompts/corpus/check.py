@@ -28,7 +28,7 @@ from sample_graphs import load_tools  # noqa: E402
 
 ROW_KEYS = {"id", "type", "n_tools", "instruction", "task_nodes", "task_links", "voice"}
 GRAPH_KEYS = {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}
-VOICES = {"terse", "polite", "story", "steps", "casual", "formal", "chatty", "roundabout"}
+VOICES = {"terse", "polite", "story", "steps", "casual", "formal", "chatty", "roundabout", "informed", "inline"}
 PLACEHOLDER = re.compile(r"\{[A-Z][A-Z0-9_]*\}")
 NODE_REF = re.compile(r"^<node-(\d+)>$")
 EXTENSIONS = {"image": (".jpg", ".jpeg", ".png", ".webp"), "audio": (".wav", ".mp3", ".m4a", ".flac", ".ogg")}

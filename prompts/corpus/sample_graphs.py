@@ -6,7 +6,7 @@ user would type for exactly that graph. This script does the first two parts.
 Its only inputs are TaskBench's HF tool list and tool graph; it uses the
 standard library only and is deterministic for a given seed.
 
-    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..11.jsonl
+    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..15.jsonl
 
 Each row: {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}.
 `task_nodes` are in TaskBench's plan format ({"task", "arguments"}), an argument
@@ -35,6 +35,9 @@ VOICES = ["terse", "polite", "story", "steps", "casual", "formal"]
 # A second round of writing, in the long and roundabout voices real users type (the first round's
 # requests run to a median of 22 words; a classifier trained on them read longer requests poorly).
 SECOND_ROUND = {"seed": 18, "n": 800, "shard_size": 200, "voices": ["chatty", "roundabout"]}
+# A third round in the words of users who know the tools (task names, the tool list's own descriptions)
+# and of users who write their texts inline, unquoted: the two earlier rounds avoid both.
+THIRD_ROUND = {"seed": 19, "n": 800, "shard_size": 200, "voices": ["informed", "inline"]}
 
 # Links the graph allows but users rarely chain; sampled less often, not never.
 _RARE_TARGETS = {"Tabular Classification": 0.25, "Document Question Answering": 0.4}
@@ -307,12 +310,15 @@ def sample_corpus(seed: int = SEED, n: int = N_GRAPHS, voices: list[str] = VOICE
 
 def sample_rounds() -> list[list[dict]]:
     """Every round's graphs, in shards: the first round (seed 17: 3,200 graphs, shards 00-07 of 400),
-    then the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200)."""
-    first = sample_corpus()
-    second = sample_corpus(SECOND_ROUND["seed"], SECOND_ROUND["n"], SECOND_ROUND["voices"], first_id=len(first))
-    size = SECOND_ROUND["shard_size"]
-    return ([first[i:i + SHARD_SIZE] for i in range(0, len(first), SHARD_SIZE)]
-            + [second[i:i + size] for i in range(0, len(second), size)])
+    the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200) and the
+    third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200)."""
+    shards = [sample_corpus()[i:i + SHARD_SIZE] for i in range(0, N_GRAPHS, SHARD_SIZE)]
+    first_id = N_GRAPHS
+    for later in (SECOND_ROUND, THIRD_ROUND):
+        graphs = sample_corpus(later["seed"], later["n"], later["voices"], first_id=first_id)
+        shards += [graphs[i:i + later["shard_size"]] for i in range(0, len(graphs), later["shard_size"])]
+        first_id += later["n"]
+    return shards
 
 
 def main() -> None:
