@@ -45,6 +45,7 @@ def test_sampler_reproduces_the_shipped_graphs():
 @pytest.mark.parametrize("first, n, mix, voices", [
     (0, 3200, {"single": 1280, "chain": 1440, "dag": 480}, {"terse", "polite", "story", "steps", "casual", "formal"}),
     (3200, 800, {"single": 320, "chain": 360, "dag": 120}, {"chatty", "roundabout"}),
+    (4000, 800, {"single": 320, "chain": 360, "dag": 120}, {"informed", "inline"}),
 ])
 def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans(first, n, mix, voices):
     graphs = GRAPHS[first:first + n]

@@ -16,7 +16,8 @@ import random
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROUNDS = {1: [f"shard_{i:02d}.jsonl" for i in range(8)], 2: [f"shard_{i:02d}.jsonl" for i in range(8, 12)]}
+ROUNDS = {1: [f"shard_{i:02d}.jsonl" for i in range(8)], 2: [f"shard_{i:02d}.jsonl" for i in range(8, 12)],
+          3: [f"shard_{i:02d}.jsonl" for i in range(12, 16)]}
 
 
 def draw(per_shard: int = 60, seed: int = 2026, round_: int = 1) -> list[tuple[str, str]]:
