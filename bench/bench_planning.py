@@ -1,7 +1,7 @@
 """Planning quality and speed on TaskBench (Hugging Face tools domain), written to docs/benchmarks.md.
 
     python bench/bench_planning.py                      # retrieval and learned planners on hf_dev.jsonl and the fresh set
-    python bench/planning_cv.py [--by-voice]            # first: corpus cross-validation (its results go in the section)
+    python bench/planning_cv.py [--folds writer]       # first: corpus cross-validation (its results go in the section)
     python bench/bench_planning.py --llm local          # also SmolLM2 through the LLM chain, with and without retrieval help
     python bench/bench_planning.py --no-write           # print only
 
@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Requests written for this project without reading the development sample or the planner (same tools).
 FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"
 DOC = ROOT / "docs" / "benchmarks.md"
+RESULTS_DIR = ROOT / "bench" / "data"
 HEADING = "## Planning (TaskBench)"
 OFFLINE = ("retrieval", "learned")
 
@@ -159,35 +160,36 @@ def learned_footprint() -> str:
     import subprocess
     import tempfile
 
-    from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL
+    from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
     from langchain_hugginggpt.agent.planners.train import train_planner
 
-    # In a fresh process, so that scikit-learn's import counts too.
+    # In a fresh process, so that the imports count too; the first plan loads the packaged MiniLM.
     timing = ("import time; start = time.perf_counter(); from langchain_hugginggpt.agent.planners.learned import "
-              "LearnedPlanner; LearnedPlanner(); print(time.perf_counter() - start)")
+              "LearnedPlanner; p = LearnedPlanner(); p.plan('caption a.jpg'); print(time.perf_counter() - start)")
     load_s = float(subprocess.run([sys.executable, "-c", timing], capture_output=True, text=True, check=True).stdout)
     with tempfile.TemporaryDirectory() as folder:
-        trained = train_planner(out=Path(folder) / "taskset.joblib")
-    return (f"Learned planner: model {TASKSET_MODEL.stat().st_size / 1e6:.1f} MB (agent/planners/models/taskset.joblib), "
-            f"loads in {load_s:.2f} s (a new process, imports included); `hugginggpt train planner` trains it on all {trained['rows']} corpus rows in "
-            f"{trained['seconds']:.0f} s on this machine.")
+        trained = train_planner(out=Path(folder) / "task_detector.npz")
+    return (f"Learned planner: model {DETECTOR_MODEL.stat().st_size / 1e6:.1f} MB (agent/planners/models/task_detector.npz, "
+            f"arrays only, plus the packaged MiniLM it shares with retrieval), ready to plan in {load_s:.2f} s (a new "
+            f"process: imports, the model and MiniLM loaded, a first plan made); `hugginggpt train planner` trains it on "
+            f"all {trained['rows']} corpus rows from {trained['writers']} writers in {trained['seconds']:.0f} s on this machine.")
 
 
 def cv_lines() -> list[str]:
-    """The corpus cross-validation results bench/planning_cv.py saved, as a table."""
+    """The corpus cross-validation results bench/planning_cv.py saved, as tables."""
     import json
 
     from planning_cv import results_file
 
     lines = []
-    for by_voice in (False, True):
-        path = results_file(by_voice)
+    for folds, flag in (("round", ""), ("writer", " --folds writer")):
+        path = results_file(folds)
         if not path.is_file():
             continue
         saved = json.loads(path.read_text(encoding="utf-8"))
         lines += [f"Cross-validation on the back-instruct corpus (prompts/corpus, {saved['rows'][0]['n']} rows), folds: "
-                  f"{saved['folds']}; measured {saved['measured']} (`python bench/planning_cv.py"
-                  f"{' --by-voice' if by_voice else ''}`). Train s: mean seconds to train one fold.", "",
+                  f"{saved['folds']}; measured {saved['measured']} (`python bench/planning_cv.py{flag}`). "
+                  "Train s: mean seconds to train one fold.", "",
                   "| planner | node F1 | edge F1 | arg-name F1 | arg-value F1 | NED | median ms | invalid | train s |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for r in saved["rows"]:
@@ -195,13 +197,13 @@ def cv_lines() -> list[str]:
                          f"{r['arg_value_f1']:.2f} | {r['ned']:.3f} | {r['latency_ms_median']:.2f} | {r['invalid_plans']} | "
                          f"{'-' if r['train_s'] is None else r['train_s']} |")
         lines.append("")
-    bank = results_file(False).parent / "planning_bank_check.json"
+    bank = RESULTS_DIR / "planning_bank_check.json"
     if bank.is_file():
         saved = json.loads(bank.read_text(encoding="utf-8"))
         lines += [f"Across wording: trained on the whole corpus, planning our example bank (prompts/examples, "
                   f"{saved['rows'][0]['n']} requests within the HF tools, our task names; the retrieval planner's bank "
-                  f"holds them, which favours it); measured {saved['measured']} (`python bench/planning_cv.py "
-                  "--example-bank`).", "",
+                  f"holds them and its rules were written beside them, which favours it); measured {saved['measured']} "
+                  "(`python bench/planning_cv.py --example-bank`).", "",
                   "| planner | node F1 | edge F1 | arg-name F1 | arg-value F1 | NED |", "|---|---|---|---|---|---|"]
         lines += [f"| {r['planner']} | {r['node_f1']:.2f} | {r['edge_f1']:.2f} | {r['arg_name_f1']:.2f} | "
                   f"{r['arg_value_f1']:.2f} | {r['ned']:.3f} |" for r in saved["rows"]]

