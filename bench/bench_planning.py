@@ -70,7 +70,7 @@ wording, part carries over. Its requests are cleaner than TaskBench's (no tool n
 each), so its absolute numbers run higher than the development sample's.
 """
 
-LEARNED_NOTES = """The learned planner (agent/planners/learned.py, `--planner learned`, the default offline planner): the rules
+LEARNED_NOTES = """The learned planner (agent/planners/learned.py, `--planner learned`; opt-in, see below): the rules
 propose tasks and a task detector trained on the back-instruct corpus (prompts/corpus, 4,800 requests, twelve writers
 in three rounds of voices) decides. Its evidence for each task (detector.py): two learned scorers (taskset.py: TF-IDF
 over words 1-2 and characters 2-5 with quotes and files masked to their kind, and the packaged all-MiniLM-L6-v2
@@ -99,7 +99,10 @@ gains ~8 node and ~10 edge F1 over the rules; on hf_dev it is ~1 node and ~4 edg
 tuned (their hidden held-out score, 68.2 / 29.6, is ~6 / 14 under their hf_dev score). The learned planner's choices
 on hf_dev are measured, not tuned: its gains carry to the fresh set, not to hf_dev, whose gold plans also hold tools
 its requests do not ask for. Not done: a learned dependency model (links still come from the wiring rules; with the
-right tasks given, they score ~79-81 edge F1 on the corpus).
+right tasks given, they score ~79-81 edge F1 on the corpus). Why it is not the agent's default (`auto` is the
+retrieval planner): it reads "how many people are in street.jpg?" as visual question answering, as TaskBench and our
+corpus do, and no offline model answers visual questions, where the rules' object detector counts them; and it knows
+only TaskBench's 23 tasks, so next to a task it was not trained on (a ControlNet edge map) it adds nothing.
 
 How our harness reads differently from TaskBench's evaluate.py: gold `<node-j>` numbered from 1 (a node referring to
 itself or a later node) is read as 0-based j-1 when that makes every reference earlier; `_` in tool names reads as a

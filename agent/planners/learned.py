@@ -89,13 +89,16 @@ class LearnedPlanner(RetrievalPlanner):
         there. Then the inputs: see `_with_makers`."""
         scores = self.model.probabilities(evidence)
         chosen = self.model.choose(scores, list(self.tasks), self.threshold)
+        kinds = {f.kind for f in parsed.files} | {TASKS[t].output for t in chosen} | {"text"}
+        unjudged = [t for t in dict.fromkeys(m.task for m in evidence.found if m.task not in self.model.tasks)
+                    if {TASKS[t].inputs[s] for s in TASKS[t].required} <= kinds]
         if self.veto is not None:
             kept = [m.task for m in evidence.found if m.task in scores and scores[m.task] >= self.veto]
-            chosen = list(dict.fromkeys(kept + [t for t in chosen if scores[t] >= self.threshold])) or chosen
-        kinds = {f.kind for f in parsed.files} | {TASKS[t].output for t in chosen} | {"text"}
-        chosen += [t for t in dict.fromkeys(m.task for m in evidence.found if m.task not in self.model.tasks)
-                   if {TASKS[t].inputs[s] for s in TASKS[t].required} <= kinds]
-        return self._with_makers(chosen, scores, parsed)
+            # next to a task it was never trained on ("a canny edge map") the detector adds nothing: it would
+            # read that request as the nearest task it knows (a depth map)
+            added = [] if unjudged else [t for t in chosen if scores[t] >= self.threshold]
+            chosen = list(dict.fromkeys(kept + added)) or ([] if unjudged else chosen)
+        return self._with_makers(chosen + unjudged, scores, parsed)
 
     def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:
         """A chosen task whose input nothing in the request gives ("...and tell me about it in a spoken
