@@ -98,8 +98,11 @@ hf_dev and the fresh set were scored once for the shipped setting (table above):
 gains ~10 node and ~10 edge F1 over the rules; on hf_dev it is level on nodes and ~4 edge F1 under them, where the
 rules were tuned (their hidden held-out score, 68.2 / 29.6, is ~6 / 14 under their hf_dev score). The learned planner's choices
 on hf_dev are measured, not tuned: its gains carry to the fresh set, not to hf_dev, whose gold plans also hold tools
-its requests do not ask for. Not done: a learned dependency model (links still come from the wiring rules; with the
-right tasks given, they score ~79-81 edge F1 on the corpus). Why it is not the agent's default (`auto` is the
+its requests do not ask for. Links still come from the wiring rules: with the gold tasks given they score 80.48 edge
+F1 on rounds 2-3. Two learned second opinions on them were tried and not kept (trained on round 1 with the gold tasks
+given): a re-ranker of which earlier output feeds a linked slot (80.48 -> 80.82 on rounds 2-3), and a decision to link
+a slot the rules filled with a file or quote (80.48 -> 82.64 there, but hf_dev edge F1 39.31 -> 38.44 and the fresh
+set 61.54 -> 61.67 with the learned planner: it did not carry over). Why it is not the agent's default (`auto` is the
 retrieval planner): it reads "how many people are in street.jpg?" as visual question answering, as TaskBench and our
 corpus do, and no offline model answers visual questions, where the rules' object detector counts them; and it knows
 only TaskBench's 23 tasks, so next to a task it was not trained on (a ControlNet edge map) it adds nothing.
