@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, predict, report
+from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, ToolSet, predict, report
 from langchain_hugginggpt.agent.planners.detector import FEATURES, TaskDetector
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
-from langchain_hugginggpt.agent.planners.train import Embedder, corpus_dir, fit_detector, load_corpus_by_writer, shard_info
+from langchain_hugginggpt.agent.planners.train import Embedder, corpus_rows, fit_detector, load_corpus_by_writer
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5)
@@ -67,21 +67,10 @@ def candidates(detector: TaskDetector, retrieval: RetrievalPlanner, tasks: list[
     return out
 
 
-def rounds_of(rows: list[tuple[str, Sample]]) -> list[int]:
-    """Each row's writing round, from writers.json."""
-    info = shard_info()
-    shard_of = {}
-    for path in sorted(corpus_dir().glob("shard_*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                shard_of[str(json.loads(line)["id"])] = path.name
-    return [info.get(shard_of.get(s.id, ""), {}).get("round", 0) for _, s in rows]
-
-
 def cross_validate(folds: str = "round", log=print) -> dict[str, dict[str, Any]]:
     """Planner name -> TaskBench metrics over all held-out folds, plus `train_s` (mean per fold)."""
-    rows = load_corpus_by_writer()
-    keys = rounds_of(rows) if folds == "round" else [w for w, _ in rows]
+    rows = [(info["writer"], s, info[folds]) for info, s in corpus_rows()]
+    keys = [key for _, _, key in rows]
     tools = ToolSet.load(HF_TOOLS)
     tasks = tools.our_tasks()
     retrieval = RetrievalPlanner(tasks=tasks)

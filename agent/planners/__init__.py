@@ -43,8 +43,7 @@ _shared: dict[str, "RetrievalPlanner"] = {}
 def offline_planner_class(name: str = "auto") -> type:
     """`learned`, or `retrieval` (also for `auto`, the default offline planner). The learned planner scores
     higher on wording nobody tuned on (docs/benchmarks.md) but is opt-in for now: it reads a counting
-    question as visual question answering, which no offline model runs, and it knows only TaskBench's 23
-    tasks (a ControlNet request gets a depth map added)."""
+    question as visual question answering, which no offline model runs."""
     from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 
     if name in ("retrieval", "auto"):
@@ -58,6 +57,7 @@ def offline_planner_class(name: str = "auto") -> type:
 
 def default_planner(name: str = "auto") -> "RetrievalPlanner":
     """The shared offline planner of that name (built once: it indexes the example bank, loads its model)."""
+    name = "retrieval" if name == "auto" else name  # one shared instance per class, not per alias
     if name not in _shared:
         _shared[name] = offline_planner_class(name)()
     return _shared[name]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
-from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
+from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.detector import ASKS_NOTHING, DETECTOR_MODEL, Evidence, TaskDetector
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 from langchain_hugginggpt.agent.planners.steps import Step
@@ -108,8 +108,7 @@ class LearnedPlanner(RetrievalPlanner):
         for task in chosen:
             spec = TASKS[task]
             for kind in (spec.inputs[slot] for slot in spec.required):
-                unread = [f.kind for f in parsed.files
-                          if not any(f.kind in TASKS[o].inputs.values() for o in out if o in TASKS)]
+                unread = [f.kind for f in parsed.files if not any(f.kind in TASKS[o].inputs.values() for o in out)]
                 given = any(TASKS[o].output == kind for o in out if o != task) or (
                     bool(parsed.quotes) or not unread if kind == "text" else kind in {f.kind for f in parsed.files})
                 makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
@@ -123,11 +122,10 @@ class LearnedPlanner(RetrievalPlanner):
         evidence = self.model.evidence(parsed, self)
         chosen = self._chosen(parsed, evidence)
         found = [m for m in evidence.found if m.task in chosen]
-        loose = find_mentions(parsed)  # cues the rules dropped
         for task in chosen:
             if any(m.task == task for m in found):
                 continue
-            anchor = next((m for m in loose if m.task == task), None) or self._anchor(parsed, task, found, evidence)
+            anchor = next((m for m in evidence.loose if m.task == task), None) or self._anchor(parsed, task, found, evidence)
             found.append(anchor)
         return self._steps_from(parsed, found)
 

@@ -200,7 +200,7 @@ class RetrievalPlanner:
 
     def found_by_source(self, parsed: ParsedRequest) -> dict[str, list[Mention]]:
         """The rules' task mentions by the rule that found them ("cue", "bridge", "phrase", "implied",
-        "unused_file"), in the order they are tried."""
+        "unused_file"), in the order they are tried; each mention's `source` says which."""
         found = self._mentions(parsed)
         implied = [m for m in found if m.implied]
         sources = {"cue": [m for m in found if not m.implied]}
@@ -213,6 +213,9 @@ class RetrievalPlanner:
         # (where the step that reads the file is often the one described least directly).
         base = [m for ms in sources.values() for m in ms]
         sources["unused_file"] = self._unused_files(parsed, base) if len(base) != 1 else []
+        for source, mentions in sources.items():
+            for m in mentions:
+                m.source = source
         return sources
 
     def _steps_from(self, parsed: ParsedRequest, found: list[Mention]) -> list[Step]:

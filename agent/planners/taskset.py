@@ -68,6 +68,13 @@ def _one_vs_rest(features: Any, labels: Sequence[Sequence[str]], c: float) -> tu
     return [str(t) for t in binarizer.classes_], weights, bias
 
 
+def minilm_vectors(texts: Sequence[str]) -> np.ndarray:
+    """The packaged all-MiniLM-L6-v2 embedding of each text (unit vectors, float32)."""
+    from langchain_hugginggpt.retriever.embeddings import default_embeddings
+
+    return np.asarray(default_embeddings().embed_documents(list(texts)), dtype=np.float32)
+
+
 def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
@@ -144,7 +151,7 @@ class EmbeddingTaskSet(TaskScorer):
 
     def __init__(self, tasks: Sequence[str], weights: np.ndarray, bias: np.ndarray, embed=None) -> None:
         self.tasks, self.weights, self.bias = list(tasks), weights.astype(np.float32), bias.astype(np.float32)
-        self._embed = embed
+        self._embed = embed or minilm_vectors
 
     @classmethod
     def fit(cls, vectors: np.ndarray, labels: Sequence[Sequence[str]], c: float = 10.0, embed=None) -> "EmbeddingTaskSet":
@@ -153,16 +160,8 @@ class EmbeddingTaskSet(TaskScorer):
         tasks, weights, bias = _one_vs_rest(np.asarray(vectors, dtype=np.float32), labels, c)
         return cls(tasks, weights, bias, embed)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if self._embed is None:
-            from langchain_hugginggpt.retriever.embeddings import default_embeddings
-
-            model = default_embeddings()
-            self._embed = lambda batch: np.asarray(model.embed_documents(list(batch)), dtype=np.float32)
-        return self._embed(texts)
-
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
-        return self.from_vectors(self.embed(texts))
+        return self.from_vectors(self._embed(texts))
 
     def from_vectors(self, vectors: np.ndarray) -> np.ndarray:
         return _sigmoid(np.asarray(vectors, dtype=np.float32) @ self.weights + self.bias)

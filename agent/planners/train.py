@@ -21,18 +21,16 @@ import numpy as np
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, load_samples
 from langchain_hugginggpt.agent.planners.detector import (
-    DETECTOR_MODEL, TaskDetector, count_cues, cue_precision, gather, rule_mentions)
-from langchain_hugginggpt.agent.planners.taskset import EmbeddingTaskSet, TfidfTaskSet, require_sklearn, span_texts
+    DEFAULT_THRESHOLD, DEFAULT_VETO, DETECTOR_MODEL, TaskDetector, count_cues, cue_precision, gather)
+from langchain_hugginggpt.agent.planners.taskset import (
+    EmbeddingTaskSet, TfidfTaskSet, minilm_vectors, require_sklearn, span_texts)
 from langchain_hugginggpt.agent.planners.text import parse
 
 log = logging.getLogger(__name__)
 
 CORPUS = Path(__file__).resolve().parents[2] / "prompts" / "corpus"
-# Chosen by cross-validation across writers on the corpus (bench/planning_cv.py), never on hf_dev or the fresh set.
 DEFAULT_C = 10.0  # the scorers' logistic regressions
 STACK_C = 1.0  # the stacker's
-DEFAULT_THRESHOLD = 0.7  # the detector adds a task no rule found from this probability
-DEFAULT_VETO = 0.1  # and drops a task the rules found under this one
 
 
 def corpus_dir() -> Path:
@@ -50,21 +48,22 @@ def load_corpus(folder: str | Path | None = None) -> list[Sample]:
 
 
 def load_corpus_by_writer(folder: str | Path | None = None) -> list[tuple[str, Sample]]:
-    """(writer, row) for every written row; the writer of each shard from `writers.json`, else the shard."""
+    """(writer, row) for every written row."""
+    return [(info["writer"], s) for info, s in corpus_rows(folder)]
+
+
+def corpus_rows(folder: str | Path | None = None) -> list[tuple[dict[str, Any], Sample]]:
+    """Every written row with its shard's `writers.json` entry: `writer` (the shard's name where the file
+    does not say) and writing `round` (0 where it does not say)."""
     folder = Path(folder) if folder else corpus_dir()
     files = sorted(folder.glob("shard_*.jsonl"))
     if not files:
         raise FileNotFoundError(f"no corpus shards (shard_*.jsonl) in {folder}")
-    writers = shard_info(folder)
-    rows = [(writers.get(f.name, {}).get("writer", f.name), s) for f in files for s in load_samples(f)]
+    path = folder / "writers.json"
+    known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    rows = [({"writer": f.name, "round": 0, **known.get(f.name, {})}, s) for f in files for s in load_samples(f)]
     log.info("corpus: %d rows from %s", len(rows), ", ".join(f.name for f in files))
     return rows
-
-
-def shard_info(folder: str | Path | None = None) -> dict[str, dict[str, Any]]:
-    """`writers.json` of the corpus folder: each shard's writer and writing round ({} without the file)."""
-    path = Path(folder or corpus_dir()) / "writers.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def corpus_examples(folder: str | Path | None = None) -> list[tuple[str, Any]]:
@@ -85,17 +84,12 @@ class Embedder:
     """Texts -> MiniLM vectors, each text embedded once (training scores every request and clause
     in several folds)."""
 
-    def __init__(self, embed: Callable[[Sequence[str]], np.ndarray] | None = None) -> None:
+    def __init__(self, embed: Callable[[Sequence[str]], np.ndarray] = minilm_vectors) -> None:
         self._embed, self._seen = embed, {}
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._seen]
         if missing:
-            if self._embed is None:
-                from langchain_hugginggpt.retriever.embeddings import default_embeddings
-
-                model = default_embeddings()
-                self._embed = lambda batch: np.asarray(model.embed_documents(list(batch)), dtype=np.float32)
             for start in range(0, len(missing), 256):
                 batch = missing[start:start + 256]
                 self._seen.update(zip(batch, self._embed(batch)))
@@ -129,7 +123,7 @@ def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any =
     embed = embed or Embedder()
     parsed = [parse(s.request) for s in samples]
     spans = [span_texts(p) for p in parsed]
-    found = [rule_mentions(p, rules) for p in parsed]
+    found = [rules._found(p) for p in parsed]
     names = sorted(set(writers))
     if folds and len(names) > folds:  # writers dealt round-robin into `folds` groups
         writers = [f"group-{names.index(w) % folds}" for w in writers]

@@ -16,8 +16,10 @@ import random
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROUNDS = {1: [f"shard_{i:02d}.jsonl" for i in range(8)], 2: [f"shard_{i:02d}.jsonl" for i in range(8, 12)],
-          3: [f"shard_{i:02d}.jsonl" for i in range(12, 16)]}
+# Each writing round's shards, from writers.json.
+ROUNDS: dict[int, list[str]] = {}
+for _shard, _info in sorted(json.loads((HERE / "writers.json").read_text(encoding="utf-8")).items()):
+    ROUNDS.setdefault(_info["round"], []).append(_shard)
 
 
 def draw(per_shard: int = 60, seed: int = 2026, round_: int = 1) -> list[tuple[str, str]]:

@@ -24,11 +24,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import sample_graphs  # noqa: E402
 from sample_graphs import load_tools  # noqa: E402
 
 ROW_KEYS = {"id", "type", "n_tools", "instruction", "task_nodes", "task_links", "voice"}
 GRAPH_KEYS = {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}
-VOICES = {"terse", "polite", "story", "steps", "casual", "formal", "chatty", "roundabout", "informed", "inline"}
+VOICES = {*sample_graphs.VOICES, *sample_graphs.SECOND_ROUND["voices"], *sample_graphs.THIRD_ROUND["voices"]}
 PLACEHOLDER = re.compile(r"\{[A-Z][A-Z0-9_]*\}")
 NODE_REF = re.compile(r"^<node-(\d+)>$")
 EXTENSIONS = {"image": (".jpg", ".jpeg", ".png", ".webp"), "audio": (".wav", ".mp3", ".m4a", ".flac", ".ogg")}

@@ -312,7 +312,8 @@ def sample_rounds() -> list[list[dict]]:
     """Every round's graphs, in shards: the first round (seed 17: 3,200 graphs, shards 00-07 of 400),
     the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200) and the
     third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200)."""
-    shards = [sample_corpus()[i:i + SHARD_SIZE] for i in range(0, N_GRAPHS, SHARD_SIZE)]
+    first = sample_corpus()
+    shards = [first[i:i + SHARD_SIZE] for i in range(0, N_GRAPHS, SHARD_SIZE)]
     first_id = N_GRAPHS
     for later in (SECOND_ROUND, THIRD_ROUND):
         graphs = sample_corpus(later["seed"], later["n"], later["voices"], first_id=first_id)
