@@ -28,12 +28,13 @@ from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, StageEvent, TaskResult
+from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, StageEvent, Task, TaskResult
 from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.prompts import render
 
 PlannerName = Literal["auto", "learned", "retrieval", "llm"]
+OFFLINE_PLANNERS = ("learned", "retrieval")
 Emit = Callable[[StageEvent], Any]
 
 
@@ -80,8 +81,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
 
         model = load_llm(llm)
         if isinstance(model, ChatLlamaCpp):
-            # The embedded 135M model plans worse than the retrieval planner (docs/benchmarks.md):
-            # a threshold of 0 makes `auto` always take the retrieval plan (an empty one is
+            # The embedded 135M model plans worse than the offline planner (docs/benchmarks.md):
+            # a threshold of 0 makes `auto` always take the offline plan (an empty one is
             # chit-chat). `planner="llm"` still makes it plan, for comparison.
             kwargs.setdefault("confidence_threshold", 0.0)
             # It also loops and invents results when asked to summarise them; the template
@@ -169,8 +170,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     async def select_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
                            emit: Emit) -> None:
         """Stage 2: `result.selections`, a model and the reason for it per task of `result.plan`."""
-        source = self.candidate_source or (self.experts.candidates() if self.experts is not None else None)
-        selector = ModelSelector(self.llm, source, k=self.k, use_llm=self.selection == "llm")
+        selector = ModelSelector(self.llm, self._candidate_source(), k=self.k, use_llm=self.selection == "llm")
         with _timer(result, "selection"):
             result.selections = await selector.aselect(input.request, Plan(tasks=result.plan), config)
         emit(StageEvent(kind="selection", data={str(k): s.model_dump() for k, s in result.selections.items()}))
@@ -191,7 +191,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         if not result.plan:
             with _timer(result, "response"):
                 result.answer = await self._chit_chat(input, config)
-                if result.planner.startswith("retrieval") and self.llm is not None:
+                if result.planner.startswith(OFFLINE_PLANNERS) and self.llm is not None:
                     # No LLM judged this to be chat: say so, or a chat reply may pass for a done task.
                     result.answer = (f"I found no task for an expert model in this request, so this is a plain "
                                      f"chat reply.\n\n{result.answer}")
@@ -225,20 +225,20 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
                     config: RunnableConfig | None = None) -> PlannerOutput:
         """Stage 1 alone: the plan for a request (validated), and which planner made it.
 
-        `auto` takes the retrieval plan when it is confident, else asks the LLM
-        (helped by retrieval: likely tasks, nearest examples as demonstrations),
-        and falls back to the retrieval plan when the LLM's plan is invalid.
+        `auto` takes the offline plan when it is confident, else asks the LLM
+        (helped by the offline planner: likely tasks, nearest examples as demonstrations),
+        and falls back to the offline plan when the LLM's plan is invalid.
         """
         # The first call loads the planner's example bank and phrasebook: file I/O, off the event loop.
-        retrieval = await asyncio.to_thread(self._retrieval_planner) if self.planner != "llm" else None
+        offline = await asyncio.to_thread(self._offline_planner) if self.planner != "llm" else None
         planned = None
-        if retrieval is not None:
-            planned = await asyncio.to_thread(retrieval.plan, request, chat_history)
-            if self.planner in ("learned", "retrieval") or self.llm is None or planned.confidence >= self.confidence_threshold:
+        if offline is not None:
+            planned = await asyncio.to_thread(offline.plan, request, chat_history)
+            if self.planner in OFFLINE_PLANNERS or self.llm is None or planned.confidence >= self.confidence_threshold:
                 return planned
         if self.llm is None:
             raise ValueError("planner 'llm' needs a controller LLM")
-        helper = retrieval or await asyncio.to_thread(self._retrieval_planner)
+        helper = offline or await asyncio.to_thread(self._offline_planner)
         planner = LLMPlanner(self.llm,
                              select_examples=getattr(helper, "select_examples", None),
                              likely_tasks=getattr(helper, "likely_tasks", None))
@@ -251,18 +251,37 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
 
             # Said, not swallowed: the label names why, the details and the log hold the whole message.
             why = "cut off" if isinstance(exc, PlanTruncated) else "invalid"
-            logger.warning("the LLM's plan was %s, using the retrieval plan: %s", why, exc)
+            logger.warning("the LLM's plan was %s, using the offline plan: %s", why, exc)
             planned.details["llm_plan_error"] = str(exc)
-            planned.planner = f"retrieval (the LLM's plan was {why})"
+            planned.planner = f"{planned.planner} (the LLM's plan was {why})"
             return planned
 
-    def _retrieval_planner(self) -> Any:
-        """The offline planner: the one named, or for `auto`/`llm` the default (learned where installed)."""
+    def _offline_planner(self) -> Any:
+        """The offline planner: the one named, or for `auto`/`llm` the default (learned where installed),
+        told which tasks this agent's models can run."""
         try:
             from langchain_hugginggpt.agent.planners import default_planner
         except ImportError:
             return None
-        return default_planner(self.planner if self.planner in ("learned", "retrieval") else "auto")
+        planner = default_planner(self.planner if self.planner in OFFLINE_PLANNERS else "auto")
+        return planner.for_deployment(self._can_run)
+
+    def _candidate_source(self) -> Any:
+        """Where model selection finds candidates: the one given, the deployed experts, else the tools registry."""
+        from langchain_hugginggpt.agent.selection import RegistryCandidates
+
+        if self.candidate_source is not None:
+            return self.candidate_source
+        return self.experts.candidates() if self.experts is not None else RegistryCandidates()
+
+    def _can_run(self, task: str) -> bool:
+        """Whether a model for the task (not a labelled stand-in) can run for this agent."""
+        probe = Task(id=0, task=task, dep=[-1], args={})
+        try:
+            return any(not c.stand_in for c in self._candidate_source().candidates(probe, "", self.k))
+        except Exception as exc:  # a source that cannot tell (an expert cluster that is down) changes nothing
+            logger.debug("cannot tell whether %s can run: %s", task, exc)
+            return True
 
     async def _chit_chat(self, input: HuggingGPTInput, config: RunnableConfig) -> str:
         if self.llm is None:

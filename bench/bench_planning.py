@@ -214,6 +214,17 @@ def cv_lines() -> list[str]:
                          f"{r['arg_value_f1']:.2f} | {r['ned']:.3f} | {r['latency_ms_median']:.2f} | {r['invalid_plans']} | "
                          f"{'-' if r['train_s'] is None else r['train_s']} |")
         lines.append("")
+    ablation = results_file("ablate")
+    if ablation.is_file():
+        saved = json.loads(ablation.read_text(encoding="utf-8"))
+        lines += [f"Which rules help on data they were not written from: each rule source left out in turn, the detector "
+                  f"retrained without it, the same folds (one per writing round); measured {saved['measured']} "
+                  "(`python bench/planning_cv.py --ablate`), before the retired sources were taken out of the learned "
+                  "planner (compare with `learned, every rule source` above).", "",
+                  "| planner | node F1 | edge F1 | arg-name F1 | arg-value F1 | NED |", "|---|---|---|---|---|---|"]
+        lines += [f"| {r['planner']} | {r['node_f1']:.2f} | {r['edge_f1']:.2f} | {r['arg_name_f1']:.2f} | "
+                  f"{r['arg_value_f1']:.2f} | {r['ned']:.3f} |" for r in saved["rows"]]
+        lines.append("")
     bank = RESULTS_DIR / "planning_bank_check.json"
     if bank.is_file():
         saved = json.loads(bank.read_text(encoding="utf-8"))

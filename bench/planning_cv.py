@@ -3,6 +3,7 @@
     python bench/planning_cv.py                   # leave one writing round out (each round has its own voices)
     python bench/planning_cv.py --folds writer    # leave one writer out
     python bench/planning_cv.py --example-bank    # trained on the whole corpus, planning our example bank
+    python bench/planning_cv.py --ablate          # each rule source left out of the learned planner in turn
 
 Every fold holds out rows whose writers (and, by round, whose voices) the trained planner never saw: the
 case a planner meets in use. Candidates: the hand rules (retrieval planner), each learned scorer alone
@@ -26,7 +27,7 @@ import numpy as np
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, ToolSet, predict, report
 from langchain_hugginggpt.agent.planners.detector import FEATURES, TaskDetector
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
-from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+from langchain_hugginggpt.agent.planners.retrieval import RULE_SOURCES, RetrievalPlanner
 from langchain_hugginggpt.agent.planners.train import Embedder, corpus_rows, fit_detector, load_corpus_by_writer
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
@@ -54,8 +55,10 @@ def alone(detector: TaskDetector, tasks: list[str], threshold: float) -> Learned
     return LearnedPlanner(detector, tasks=tasks, threshold=threshold, rules_first=False)
 
 
-def candidates(detector: TaskDetector, retrieval: RetrievalPlanner, tasks: list[str]) -> dict[str, Any]:
-    """The planners compared: the rules, each scorer alone, the detector, the rules with the detector."""
+def candidates(detector: TaskDetector, retrieval: RetrievalPlanner, tasks: list[str],
+               every_rule: TaskDetector | None = None) -> dict[str, Any]:
+    """The planners compared: the rules, each scorer alone, the detector, the rules with the detector;
+    `every_rule`: a detector trained beside all the rules (the retired ones too)."""
     out: dict[str, Any] = {"retrieval (hand rules)": retrieval}
     for name, (feature, threshold) in ALONE.items():
         out[name] = alone(scorer_alone(detector, feature, threshold), tasks, threshold)
@@ -64,11 +67,28 @@ def candidates(detector: TaskDetector, retrieval: RetrievalPlanner, tasks: list[
     for veto, threshold in HYBRIDS:
         out[f"rules + detector v={veto} t={threshold}"] = LearnedPlanner(detector, tasks=tasks, threshold=threshold,
                                                                           veto=veto)
+    if every_rule is not None:
+        out["learned, every rule source"] = LearnedPlanner(every_rule, tasks=tasks)
     return out
 
 
-def cross_validate(folds: str = "round", log=print) -> dict[str, dict[str, Any]]:
-    """Planner name -> TaskBench metrics over all held-out folds, plus `train_s` (mean per fold)."""
+def without_each_rule(train: list, tasks: list[str], embed: Embedder) -> dict[str, Any]:
+    """The learned planner at its defaults with one rule source left out of the rules it reads (the
+    detector retrained without it), and the rules alone without it: does each rule help on wording it
+    was not written from?"""
+    out: dict[str, Any] = {}
+    for source in RULE_SOURCES[1:]:  # the cues are the rules' core: they also place the tasks for the wiring
+        kept = tuple(s for s in RULE_SOURCES if s != source)
+        rules = RetrievalPlanner(tasks=tasks, rule_sources=kept)
+        detector = fit_detector([s for _, s in train], [w for w, _ in train], rules=rules, embed=embed, folds=4)
+        out[f"rules without {source}"] = rules
+        out[f"learned without {source}"] = LearnedPlanner(detector, tasks=tasks, rule_sources=kept)
+    return out
+
+
+def cross_validate(folds: str = "round", log=print, ablate: bool = False) -> dict[str, dict[str, Any]]:
+    """Planner name -> TaskBench metrics over all held-out folds, plus `train_s` (mean per fold).
+    `ablate`: the planners of `without_each_rule` instead of `candidates`."""
     rows = [(info["writer"], s, info[folds]) for info, s in corpus_rows()]
     keys = [key for _, _, key in rows]
     tools = ToolSet.load(HF_TOOLS)
@@ -81,16 +101,24 @@ def cross_validate(folds: str = "round", log=print) -> dict[str, dict[str, Any]]
         train = [i for i, k in enumerate(keys) if k != held]
         test = [rows[i][1] for i, k in enumerate(keys) if k == held]
         start = time.perf_counter()
-        detector = fit_detector([rows[i][1] for i in train], [rows[i][0] for i in train], rules=retrieval,
-                                embed=embed, folds=4)
-        train_seconds.append(time.perf_counter() - start)
-        for name, planner in candidates(detector, retrieval, tasks).items():
+        if ablate:
+            planners = without_each_rule([(rows[i][0], rows[i][1]) for i in train], tasks, embed)
+        else:
+            samples, writers = [rows[i][1] for i in train], [rows[i][0] for i in train]
+            detector = fit_detector(samples, writers, embed=embed, folds=4)
+            train_seconds.append(time.perf_counter() - start)
+            every_rule = fit_detector(samples, writers, rules=retrieval, embed=embed, folds=4)
+            planners = candidates(detector, retrieval, tasks, every_rule)
+        if ablate:
+            train_seconds.append(time.perf_counter() - start)
+        for name, planner in planners.items():
             predictions.setdefault(name, []).extend(predict(test, planner, tools))
         log(f"fold {number + 1} (held out: {held}, {len(test)} rows) done in {train_seconds[-1]:.0f} s")
     results = {}
     for name, preds in predictions.items():
         results[name] = report(preds, tools)
-        results[name]["train_s"] = None if name.startswith("retrieval") else round(float(np.mean(train_seconds)), 1)
+        results[name]["train_s"] = (None if ablate or name.startswith("retrieval")
+                                    else round(float(np.mean(train_seconds)), 1))
     return results
 
 
@@ -106,7 +134,7 @@ def example_bank_check(log=print) -> list[dict[str, Any]]:
     examples = [(r, p) for r, p in load_examples() if all(t.task in tasks for t in p.tasks)]
     rows = load_corpus_by_writer()
     retrieval = RetrievalPlanner(tasks=tasks)
-    detector = fit_detector([s for _, s in rows], [w for w, _ in rows], rules=retrieval)
+    detector = fit_detector([s for _, s in rows], [w for w, _ in rows])
     gold = [plan_to_nodes(p, tools) for _, p in examples]
     out = []
     for name, planner in candidates(detector, retrieval, tasks).items():
@@ -120,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", choices=("round", "writer"), default="round",
                         help="hold out one writing round (default) or one writer at a time")
+    parser.add_argument("--ablate", action="store_true",
+                        help="each rule source left out of the learned planner in turn (results: planning_cv_ablate.json)")
     parser.add_argument("--example-bank", action="store_true",
                         help="instead: train on the whole corpus and plan our example bank (prompts/examples)")
     args = parser.parse_args(argv)
@@ -128,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         saved = {"measured": time.strftime("%Y-%m-%d"), "rows": example_bank_check(log)}
         (RESULTS / "planning_bank_check.json").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
         return 0
-    results = cross_validate(args.folds, log)
+    results = cross_validate(args.folds, log, args.ablate)
     rows = [{"planner": name, "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"],
              "latency_ms_median": r["latency_ms_median"], "invalid_plans": r["invalid_plans"], "train_s": r["train_s"]}
             for name, r in results.items()]
@@ -136,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(row))
     meta = {"folds": {"round": "one per writing round", "writer": "one per writer"}[args.folds],
             "measured": time.strftime("%Y-%m-%d"), "rows": rows}
-    results_file(args.folds).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    results_file("ablate" if args.ablate else args.folds).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

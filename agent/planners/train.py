@@ -21,7 +21,8 @@ import numpy as np
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, load_samples
 from langchain_hugginggpt.agent.planners.detector import (
-    DEFAULT_THRESHOLD, DEFAULT_VETO, DETECTOR_MODEL, TaskDetector, count_cues, cue_precision, gather)
+    DEFAULT_THRESHOLD, DEFAULT_VETO, DETECTOR_MODEL, LEARNED_RULE_SOURCES, TaskDetector, count_cues, cue_precision,
+    gather)
 from langchain_hugginggpt.agent.planners.taskset import (
     EmbeddingTaskSet, TfidfTaskSet, minilm_vectors, require_sklearn, span_texts)
 from langchain_hugginggpt.agent.planners.text import parse
@@ -108,7 +109,7 @@ def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any =
                  veto: float = DEFAULT_VETO, folds: int | None = None) -> TaskDetector:
     """Train the detector: the stacker on each writer's rows as scored by scorers trained on the other
     writers, then the scorers again on every row. `rules`: the retrieval planner whose evidence it reads
-    (default: one over the Hugging Face tasks). `folds`: at most this many held-out groups of writers
+    (default: one over the Hugging Face tasks with LEARNED_RULE_SOURCES). `folds`: at most this many held-out groups of writers
     (fewer scorer fits, for cross-validation inside cross-validation)."""
     require_sklearn()
     from sklearn.linear_model import LogisticRegression
@@ -119,7 +120,7 @@ def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any =
         raise ValueError(f"need a writer for every row (got {len(samples)} rows, {len(writers)} writers)")
     labels = task_labels(samples)
     tasks = sorted({t for ts in labels for t in ts})
-    rules = rules or RetrievalPlanner(tasks=tasks)
+    rules = rules or RetrievalPlanner(tasks=tasks, rule_sources=LEARNED_RULE_SOURCES)
     embed = embed or Embedder()
     parsed = [parse(s.request) for s in samples]
     spans = [span_texts(p) for p in parsed]
@@ -152,7 +153,7 @@ def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any =
     stacker = LogisticRegression(C=stack_c, max_iter=5000).fit(np.vstack(features), np.concatenate(targets))
     tfidf, minilm = fit_scorers(spans, labels, embed, c)
     return TaskDetector(tasks, tfidf, minilm, stacker.coef_[0], float(stacker.intercept_[0]), threshold,
-                        precision_from(range(len(samples))), veto)
+                        precision_from(range(len(samples))), veto, rules.rule_sources)
 
 
 def _padded(scorer: Any, tasks: list[str]) -> Any:

@@ -42,7 +42,7 @@ def add_commands(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=8004)
     serve.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
                        help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
-    serve.add_argument("--planner", choices=["auto", "retrieval", "llm"], default="auto")
+    serve.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
     serve.add_argument("--responder", choices=["llm", "template"], default=None)
     serve.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
     serve.add_argument("--api-key", default=None,

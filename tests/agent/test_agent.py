@@ -1,5 +1,6 @@
 """HuggingGPT as a Runnable: stages wired end to end, LCEL, stream, batch, failures."""
 
+import asyncio
 import json
 import time
 
@@ -170,3 +171,24 @@ def test_chit_chat_after_the_retrieval_planner_says_no_task_was_found(workspace,
     assert result.answer.endswith("Hello to you too!")
     chat_prompt = " ".join(str(m) for m in llm.calls[-1][1])
     assert llm.calls[-1][0] == "chat" and "red.png" not in chat_prompt and "good night" in chat_prompt
+
+
+def test_the_default_planner_plans_what_the_agents_models_can_run(workspace, tmp_path, monkeypatch):
+    """The learned planner reads a counting question as visual question answering; an agent whose models
+    answer no visual question counts with its object detector, one whose models do asks that question."""
+    pytest.importorskip("sklearn")
+    monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path / "home"))
+
+    class Offers:
+        def __init__(self, tasks):
+            self.tasks = tasks
+
+        def candidates(self, task, request, k):
+            return [Candidate(id=f"test/{task.task}", task=task.task)] if task.task in self.tasks else []
+
+    everything_but_vqa = Offers({"object-detection", "image-to-text", "text-to-speech"})
+    for source, tasks in ((everything_but_vqa, ["object-detection"]),
+                          (Offers({"visual-question-answering", "object-detection"}), ["visual-question-answering"])):
+        agent = HuggingGPT(planner="auto", workspace=workspace, candidate_source=source, log_runs=False)
+        planned = asyncio.run(agent.aplan("how many people are in street.jpg?"))
+        assert planned.planner == "learned" and [t.task for t in planned.plan.tasks] == tasks

@@ -59,13 +59,13 @@ async def test_async_calls_run_the_pipeline_instead_of_failing(llm):
     assert reply.type == "ai" and "".join(chunk.content for chunk in chunks) == reply.content
 
 
-def test_its_meaningless_plan_falls_back_to_the_retrieval_plan(llm, tmp_path, monkeypatch):
+def test_its_meaningless_plan_falls_back_to_the_offline_plan(llm, tmp_path, monkeypatch):
     monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path / "home"))
     shutil.copy(STREET, tmp_path / "street.jpg")
     agent = HuggingGPT(llm=llm, planner="auto", confidence_threshold=1.1, selection="top", responder="template",
                        workspace=Workspace(tmp_path), log_runs=False)
     result = agent.invoke("Detect the objects in street.jpg")
-    assert result.planner == "retrieval (the LLM's plan was invalid)"
+    assert result.planner == "learned (the LLM's plan was invalid)"
     assert [t.task for t in result.plan] == ["object-detection"] and result.results[0].ok
     assert "person" in result.answer
 

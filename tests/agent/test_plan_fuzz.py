@@ -115,12 +115,12 @@ def test_the_planner_reads_the_finish_reason_of_the_reply():
 @pytest.mark.parametrize("reply", ["[" * 100000, json.dumps(long_chain(1500)), json.dumps(PLAN)[:-30], "{}",
                                    json.dumps([{"task": "object-detection", "id": 0, "args": {"image": 7}}])],
                          ids=["deep", "1500-tasks", "cut-off", "empty-object", "number-as-image"])
-def test_the_agent_falls_back_to_the_retrieval_plan(reply, workspace, tmp_path, monkeypatch):
+def test_the_agent_falls_back_to_the_offline_plan(reply, workspace, tmp_path, monkeypatch):
     monkeypatch.setenv("HUGGINGGPT_HOME", str(tmp_path / "home"))
     agent = HuggingGPT(llm=ScriptedChat(replies={"plan": reply}, calls=[]), planner="auto",
                        confidence_threshold=1.1, workspace=workspace, log_runs=False)  # 1.1: always ask the LLM
     planned = asyncio.run(agent.aplan("Detect the objects in street.jpg"))
     why = "cut off" if reply == json.dumps(PLAN)[:-30] else "invalid"  # a truncation is named as such
-    assert planned.planner == f"retrieval (the LLM's plan was {why})"
+    assert planned.planner == f"learned (the LLM's plan was {why})"
     assert [t.task for t in planned.plan] == ["object-detection"]
     assert planned.details["llm_plan_error"].startswith("invalid plan: ")

