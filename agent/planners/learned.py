@@ -34,6 +34,11 @@ from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.tools.tasks import TASKS
 
 
+def _media(task: str) -> set[str]:
+    """The kinds of file a task needs (image, audio, video)."""
+    return {TASKS[task].inputs[slot] for slot in TASKS[task].required} - {"text"}
+
+
 class LearnedPlanner(RetrievalPlanner):
     """The offline planner whose task set is learned. `model`: a trained detector or the path of one
     (default: the one shipped in agent/planners/models/); `threshold` and `veto` override the detector's.
@@ -120,7 +125,11 @@ class LearnedPlanner(RetrievalPlanner):
         unjudged = [t for t in dict.fromkeys(m.task for m in evidence.found if m.task not in self.model.tasks)
                     if {TASKS[t].inputs[s] for s in TASKS[t].required} <= kinds]
         if self.veto is not None:
-            kept = [m.task for m in evidence.found if m.task in scores and scores[m.task] >= self.veto]
+            # a rule's task the detector vetoes because it reads the request as a task that cannot run here
+            # (a counting question as a visual question, with no model to answer it) stays
+            blocked = {t for t in scores if scores[t] >= self.veto and not self.can_run(t)}
+            kept = [m.task for m in evidence.found if m.task in scores and (
+                scores[m.task] >= self.veto or self.can_run(m.task) and any(_media(m.task) & _media(t) for t in blocked))]
             # next to a task it was never trained on ("a canny edge map") the detector adds nothing: it would
             # read that request as the nearest task it knows (a depth map)
             added = [] if unjudged else [t for t in chosen if scores[t] >= self.threshold and self.can_run(t)]

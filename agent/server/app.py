@@ -329,7 +329,7 @@ def _add_health_and_page(app: FastAPI, state: ServerState) -> None:
 def llm_status(llm: Any) -> dict[str, Any]:
     """The controller LLM's name and whether it can answer (a cheap check: no load, no call)."""
     if llm is None:
-        return {"name": None, "ready": False, "detail": "no controller LLM: retrieval planner and template answers"}
+        return {"name": None, "ready": False, "detail": "no controller LLM: the offline planner and template answers"}
     from langchain_hugginggpt.agent.llms import llm_name
     from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
 

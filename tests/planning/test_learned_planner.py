@@ -205,6 +205,10 @@ def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_r
     aloud = "How many objects are in street.jpg, and read the answer aloud"
     assert "visual-question-answering" in [t.task for t in planner.plan(aloud).plan.tasks]
     assert [t.task for t in offline.plan(aloud).plan.tasks] == ["object-detection", "text-to-speech"]
+    # a vetoed rule task comes back where the detector read the request as a task that cannot run
+    spoken = "How many people are in street.jpg? Read the answer aloud."
+    assert [t.task for t in planner.plan(spoken).plan.tasks] == ["visual-question-answering", "text-to-speech"]
+    assert [t.task for t in offline.plan(spoken).plan.tasks] == ["object-detection", "text-to-speech"]
     assert offline.model is planner.model and planner.can_run("visual-question-answering")  # a copy, sharing the model
 
 
