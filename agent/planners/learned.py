@@ -56,7 +56,8 @@ class LearnedPlanner(RetrievalPlanner):
         self.threshold = self.model.threshold if threshold is None else threshold
         self.veto = (self.model.veto if veto is None else veto) if rules_first else None
         self.can_run = can_run or (lambda task: True)
-        self._corpus_bank: ExampleBank | None = None  # built on first use: only the LLM chain asks
+        # built on first use (only the LLM chain asks), in a dict that `for_deployment` copies share
+        self._built: dict[str, ExampleBank] = {}
 
     @staticmethod
     def installed() -> bool:
@@ -75,11 +76,11 @@ class LearnedPlanner(RetrievalPlanner):
 
     def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
         """The k corpus requests most like this one, with their plans (the LLM chain's demonstrations)."""
-        if self._corpus_bank is None:
+        if "corpus_bank" not in self._built:
             from langchain_hugginggpt.agent.planners.train import corpus_examples
 
-            self._corpus_bank = ExampleBank(corpus_examples())
-        return [(r, p) for r, p, _ in self._corpus_bank.search(request, k)]
+            self._built["corpus_bank"] = ExampleBank(corpus_examples())
+        return [(r, p) for r, p, _ in self._built["corpus_bank"].search(request, k)]
 
     def task_scores(self, request: str) -> dict[str, float]:
         """The rules' scores (cues, example votes) plus the detector's probability."""

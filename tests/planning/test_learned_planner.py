@@ -210,6 +210,8 @@ def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_r
     assert [t.task for t in planner.plan(spoken).plan.tasks] == ["visual-question-answering", "text-to-speech"]
     assert [t.task for t in offline.plan(spoken).plan.tasks] == ["object-detection", "text-to-speech"]
     assert offline.model is planner.model and planner.can_run("visual-question-answering")  # a copy, sharing the model
+    offline.select_examples(counting, 2)  # and what it builds on first use: the corpus bank is built once
+    assert planner.for_deployment(lambda task: True)._built["corpus_bank"] is offline._built["corpus_bank"]
 
 
 def test_auto_is_the_learned_planner_where_it_is_installed():
