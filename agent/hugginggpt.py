@@ -229,7 +229,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         (helped by the offline planner: likely tasks, nearest examples as demonstrations),
         and falls back to the offline plan when the LLM's plan is invalid.
         """
-        # The first call loads the planner's example bank and phrasebook: file I/O, off the event loop.
+        # The first call loads the offline planner (its example bank, its model): file I/O, off the event loop.
         offline = await asyncio.to_thread(self._offline_planner) if self.planner != "llm" else None
         planned = None
         if offline is not None:

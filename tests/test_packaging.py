@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("agent", "tools", "prompts", "retriever")
-SUFFIXES = (".py", ".md", ".json", ".jsonl", ".mjs", ".html", ".js", ".css", ".joblib")
+SUFFIXES = (".py", ".md", ".json", ".jsonl", ".mjs", ".html", ".js", ".css", ".npz")  # .npz: the learned planner's model
 
 
 def test_wheel_contains_every_source_file(tmp_path):

@@ -20,6 +20,7 @@ model here runs, so the rules' object detector counts them instead.
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -71,7 +72,8 @@ class LearnedPlanner(RetrievalPlanner):
         the detector may add or put in a rule's place only a task that can run. What the rules find
         stays, runnable or not: a plan that names what was asked fails with an error that says why."""
         deployed = copy.copy(self)
-        deployed.can_run = can_run
+        # asked per task, several times per plan, and the answer may mean a look at the deployment: once each
+        deployed.can_run = functools.cache(can_run)
         return deployed
 
     def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
@@ -104,7 +106,7 @@ class LearnedPlanner(RetrievalPlanner):
         # a task the detector scores under ASKS_NOTHING was not asked for ("make it brighter" with no picture
         # is not a request for a video)
         runnable = [t for t in sorted(scores, key=lambda t: -scores[t])
-                    if t in self.tasks and self.can_run(t) and scores[t] >= ASKS_NOTHING]
+                    if t in self.tasks and scores[t] >= ASKS_NOTHING and self.can_run(t)]
         for task in runnable[:5]:
             alone = self._plan_steps(request, parsed, self._steps_from(parsed, [self._anchor(parsed, task, [], evidence)]),
                                      chat_history)
@@ -152,8 +154,8 @@ class LearnedPlanner(RetrievalPlanner):
                 unread = [f.kind for f in parsed.files if not any(f.kind in TASKS[o].inputs.values() for o in out)]
                 given = any(TASKS[o].output == kind for o in out if o != task) or (
                     bool(parsed.quotes) or not unread if kind == "text" else kind in named)
-                makers = [t for t in scores if t not in out and t in self.tasks and self.can_run(t)
-                          and TASKS[t].output == kind and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required)]
+                makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
+                          and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required) and self.can_run(t)]
                 if not given and makers:  # a maker that needs nothing but the file first (no question to invent)
                     out.append(max(makers, key=lambda t: (set(TASKS[t].inputs[s] for s in TASKS[t].required)
                                                           <= set(unread), scores[t])))
