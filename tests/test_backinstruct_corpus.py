@@ -46,6 +46,7 @@ def test_sampler_reproduces_the_shipped_graphs():
     (0, 3200, {"single": 1280, "chain": 1440, "dag": 480}, {"terse", "polite", "story", "steps", "casual", "formal"}),
     (3200, 800, {"single": 320, "chain": 360, "dag": 120}, {"chatty", "roundabout"}),
     (4000, 800, {"single": 320, "chain": 360, "dag": 120}, {"informed", "inline"}),
+    (4800, 800, {"single": 320, "chain": 360, "dag": 120}, {"indirect", "curious"}),
 ])
 def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans(first, n, mix, voices):
     graphs = GRAPHS[first:first + n]
@@ -96,3 +97,38 @@ def test_checker_flags_a_copied_request_with_other_file_names(tmp_path, capsys):
     shard.write_text(json.dumps(twin) + "\n")
     assert check.check_written([shard], CORPUS) == 1
     assert f"copies {row['id']}" in capsys.readouterr().out
+
+
+build = _load("build_shard")
+
+
+def _graph_with(role: str, voice: str) -> dict:
+    return next(g for g in GRAPHS if g["voice"] == voice and "{" + role + "}" in g["slots"] and len(g["slots"]) == 1)
+
+
+@pytest.mark.parametrize("role", sorted(sampler.PARAPHRASED_ROLES))
+def test_fourth_round_says_a_question_edit_or_scene_in_its_own_words(role):
+    """In the indirect and curious voices the plan holds the plain question, edit or scene the user means,
+    given as [[ROLE=...]] in the draft: it fills the plan and stays out of the request."""
+    graph = _graph_with(role, "indirect")
+    files = " ".join(a for n in graph["task_nodes"] for a in n["arguments"] if "." in a and "{" not in a)
+    meant = "What is written on the second shelf from the top?"
+    row = build.build_row(graph, f"Have a go at {files} for me, the way I described.\n[[{role}={meant}]]")
+    assert meant not in row["instruction"] and row["instruction"].endswith("the way I described.")
+    assert meant in check.literals(row)
+    assert check.row_errors(row, graph) == []
+
+
+def test_only_the_fourth_round_may_leave_a_question_unquoted():
+    graph = copy.deepcopy(_graph_with("QUESTION", "indirect"))
+    files = " ".join(a for n in graph["task_nodes"] for a in n["arguments"] if "." in a and "{" not in a)
+    graph["voice"] = "polite"
+    row = build.build_row(graph, f"Please look at {files}.\n[[QUESTION=How old is the bridge?]]")
+    assert any("'How old is the bridge?' is not in the instruction" in e for e in check.row_errors(row, graph))
+
+
+def test_fourth_round_still_quotes_passages():
+    graph = next(g for g in GRAPHS if g["voice"] == "curious" and "{PASSAGE}" in g["slots"])
+    row = build.build_row(graph, "I wonder about this.\n" + "\n".join(f"[[{s.strip('{}')}=some text {i}]]"
+                                                                     for i, s in enumerate(graph["slots"])))
+    assert any("'some text" in e and "is not in the instruction" in e for e in check.row_errors(row, graph))

@@ -4,7 +4,9 @@
 
 The draft holds, per row, a line `@bi-00000` and then the request; each invented text
 is marked once as `[[PASSAGE|the text]]`, which becomes plain text in the request and
-fills `{PASSAGE}` in the sampled plan, so the request and the plan agree by construction.
+fills `{PASSAGE}` in the sampled plan, so the request and the plan agree by construction. In the fourth
+round's voices a question, edit or scene the request says in its own words is given on a line of its own as
+`[[QUESTION=How many lanes does the road have?]]`: it fills `{QUESTION}` and is left out of the request.
 Rows come out in the sampled order; rows not drafted yet are left out.
 """
 
@@ -18,6 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MARKER = re.compile(r"\[\[([A-Z][A-Z0-9_]*)\|(.+?)\]\]", re.S)
+MEANT = re.compile(r"\s*\[\[([A-Z][A-Z0-9_]*)=(.+?)\]\]", re.S)  # what a paraphrase means; not in the request
 
 
 def parse_draft(text: str) -> dict[str, str]:
@@ -37,7 +40,7 @@ def parse_draft(text: str) -> dict[str, str]:
 
 def build_row(graph: dict, draft: str) -> dict:
     fills = {}
-    for name, text in MARKER.findall(draft):
+    for name, text in MARKER.findall(draft) + MEANT.findall(draft):
         key = "{" + name + "}"
         if key not in graph["slots"]:
             raise ValueError(f"marker {name} is not a placeholder of this graph ({sorted(graph['slots'])})")
@@ -46,7 +49,7 @@ def build_row(graph: dict, draft: str) -> dict:
     missing = set(graph["slots"]) - set(fills)
     if missing:
         raise ValueError(f"no text for {sorted(missing)}")
-    instruction = MARKER.sub(lambda m: m.group(2), draft)
+    instruction = MARKER.sub(lambda m: m.group(2), MEANT.sub("", draft)).strip()
     nodes = [{"task": n["task"], "arguments": [fills.get(a, a) for a in n["arguments"]]} for n in graph["task_nodes"]]
     return {"id": graph["id"], "type": graph["type"], "n_tools": graph["n_tools"], "instruction": instruction,
             "task_nodes": nodes, "task_links": graph["task_links"], "voice": graph["voice"]}

@@ -6,7 +6,7 @@ user would type for exactly that graph. This script does the first two parts.
 Its only inputs are TaskBench's HF tool list and tool graph; it uses the
 standard library only and is deterministic for a given seed.
 
-    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..15.jsonl
+    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..19.jsonl
 
 Each row: {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}.
 `task_nodes` are in TaskBench's plan format ({"task", "arguments"}), an argument
@@ -38,6 +38,13 @@ SECOND_ROUND = {"seed": 18, "n": 800, "shard_size": 200, "voices": ["chatty", "r
 # A third round in the words of users who know the tools (task names, the tool list's own descriptions)
 # and of users who write their texts inline, unquoted: the two earlier rounds avoid both.
 THIRD_ROUND = {"seed": 19, "n": 800, "shard_size": 200, "voices": ["informed", "inline"]}
+# A fourth round where what the user wants to find out, change or see is said as a task or a wish, not a
+# quoted question ("work out how many lanes the road has", "I'd like the fence green"): every earlier round
+# quotes its questions, edits and scenes verbatim, and a detector trained on them misses a question asked
+# as an errand. The plan holds the plain question the user means (the placeholders of PARAPHRASED_ROLES).
+FOURTH_ROUND = {"seed": 20, "n": 800, "shard_size": 200, "voices": ["indirect", "curious"]}
+LATER_ROUNDS = (SECOND_ROUND, THIRD_ROUND, FOURTH_ROUND)
+PARAPHRASED_ROLES = {"QUESTION", "EDIT", "SCENE"}
 
 # Links the graph allows but users rarely chain; sampled less often, not never.
 _RARE_TARGETS = {"Tabular Classification": 0.25, "Document Question Answering": 0.4}
@@ -311,11 +318,12 @@ def sample_corpus(seed: int = SEED, n: int = N_GRAPHS, voices: list[str] = VOICE
 def sample_rounds() -> list[list[dict]]:
     """Every round's graphs, in shards: the first round (seed 17: 3,200 graphs, shards 00-07 of 400),
     the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200) and the
-    third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200)."""
+    third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200) and the fourth
+    (seed 20: 800 graphs in the indirect and curious voices, shards 16-19 of 200)."""
     first = sample_corpus()
     shards = [first[i:i + SHARD_SIZE] for i in range(0, N_GRAPHS, SHARD_SIZE)]
     first_id = N_GRAPHS
-    for later in (SECOND_ROUND, THIRD_ROUND):
+    for later in LATER_ROUNDS:
         graphs = sample_corpus(later["seed"], later["n"], later["voices"], first_id=first_id)
         shards += [graphs[i:i + later["shard_size"]] for i in range(0, len(graphs), later["shard_size"])]
         first_id += later["n"]
