@@ -4,6 +4,7 @@
     python bench/planning_cv.py --folds writer    # leave one writer out
     python bench/planning_cv.py --example-bank    # trained on the whole corpus, planning our example bank
     python bench/planning_cv.py --ablate          # each rule source left out of the learned planner in turn
+    python bench/planning_cv.py --round-gain 4    # does round 4 help on the other rounds? (trained without/with it)
 
 Every fold holds out rows whose writers (and, by round, whose voices) the trained planner never saw: the
 case a planner meets in use. Candidates: the hand rules (retrieval planner), each learned scorer alone
@@ -122,6 +123,30 @@ def cross_validate(folds: str = "round", log=print, ablate: bool = False) -> dic
     return results
 
 
+def round_gain(added: int, log=print) -> list[dict[str, Any]]:
+    """Does a writing round help on wording it was not written in? Each earlier round held out in turn, the
+    learned planner trained on the other earlier rounds without and with round `added`."""
+    rows = corpus_rows()
+    tools = ToolSet.load(HF_TOOLS)
+    tasks = tools.our_tasks()
+    embed = Embedder()
+    predictions: dict[str, list] = {"without": [], "with": []}
+    for held in sorted({info["round"] for info, _ in rows} - {added}):
+        test = [s for info, s in rows if info["round"] == held]
+        for name in predictions:
+            train = [(info["writer"], s) for info, s in rows if info["round"] != held
+                     and (info["round"] != added or name == "with")]
+            detector = fit_detector([s for _, s in train], [w for w, _ in train], embed=embed, folds=4)
+            predictions[name] += predict(test, LearnedPlanner(detector, tasks=tasks), tools)
+            log(f"round {held} held out, {name} round {added}: done")
+    out = []
+    for name, preds in predictions.items():
+        r = report(preds, tools)
+        out.append({"planner": f"learned, {name} round {added}", "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"]})
+        log(json.dumps(out[-1]))
+    return out
+
+
 def example_bank_check(log=print) -> list[dict[str, Any]]:
     """A check across wording: trained on the whole corpus, planning our example bank (prompts/examples,
     requests written for the retrieval planner's bank, not in the corpus), restricted to the HF tools."""
@@ -152,8 +177,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="each rule source left out of the learned planner in turn (results: planning_cv_ablate.json)")
     parser.add_argument("--example-bank", action="store_true",
                         help="instead: train on the whole corpus and plan our example bank (prompts/examples)")
+    parser.add_argument("--round-gain", type=int, metavar="N",
+                        help="instead: each other round held out, trained without and with round N")
     args = parser.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    if args.round_gain:
+        saved = {"measured": time.strftime("%Y-%m-%d"), "rows": round_gain(args.round_gain, log)}
+        results_file(f"round{args.round_gain}_gain").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+        return 0
     if args.example_bank:
         saved = {"measured": time.strftime("%Y-%m-%d"), "rows": example_bank_check(log)}
         (RESULTS / "planning_bank_check.json").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
