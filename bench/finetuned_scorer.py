@@ -95,8 +95,7 @@ def main() -> int:
         gold = [[t for t in labels if t in tasks] for labels in task_labels(samples)]
         requests = [model_text(parse(s.request)) for s in samples]
         by_tfidf = np.zeros((len(samples), len(tasks)))
-        for j, task in enumerate(tfidf.tasks):
-            by_tfidf[:, tasks.index(task)] = tfidf.probabilities(requests)[:, j]
+        by_tfidf[:, [tasks.index(t) for t in tfidf.tasks]] = tfidf.probabilities(requests)
         for scorer, probabilities in (("fine-tuned MiniLM", finetuned(requests)), ("TF-IDF", by_tfidf)):
             cells = " | ".join(f"{node_f1(gold, probabilities, tasks, t):.2f}" for t in THRESHOLDS)
             print(f"| {scorer} | {name} | {cells} |")

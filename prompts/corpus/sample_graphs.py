@@ -317,7 +317,7 @@ def sample_corpus(seed: int = SEED, n: int = N_GRAPHS, voices: list[str] = VOICE
 
 def sample_rounds() -> list[list[dict]]:
     """Every round's graphs, in shards: the first round (seed 17: 3,200 graphs, shards 00-07 of 400),
-    the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200) and the
+    the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200), the
     third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200) and the fourth
     (seed 20: 800 graphs in the indirect and curious voices, shards 16-19 of 200)."""
     first = sample_corpus()
