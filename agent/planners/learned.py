@@ -40,6 +40,17 @@ def _media(task: str) -> set[str]:
     return {TASKS[task].inputs[slot] for slot in TASKS[task].required} - {"text"}
 
 
+def _made(tasks: Sequence[str], at_hand: set[str]) -> set[str]:
+    """What `tasks` can make, starting from the kinds `at_hand`: a task counts once everything it needs is
+    at hand or made by another (a summary does not give a named-entity step its text when nothing gives
+    the summary its own)."""
+    kinds, waiting = set(at_hand), list(tasks)
+    while ready := [t for t in waiting if {TASKS[t].inputs[s] for s in TASKS[t].required} <= kinds]:
+        kinds |= {TASKS[t].output for t in ready}
+        waiting = [t for t in waiting if t not in ready]
+    return kinds - at_hand
+
+
 class LearnedPlanner(RetrievalPlanner):
     """The offline planner whose task set is learned. `model`: a trained detector or the path of one
     (default: the one shipped in agent/planners/models/); `threshold` and `veto` override the detector's.
@@ -152,8 +163,9 @@ class LearnedPlanner(RetrievalPlanner):
             spec = TASKS[task]
             for kind in (spec.inputs[slot] for slot in spec.required):
                 unread = [f.kind for f in parsed.files if not any(f.kind in TASKS[o].inputs.values() for o in out)]
-                given = any(TASKS[o].output == kind for o in out if o != task) or (
-                    bool(parsed.quotes) or not unread if kind == "text" else kind in named)
+                # the request's own words are the text only where it quotes some or names no file left unread
+                at_hand = named | ({"text"} if parsed.quotes or not unread else set())
+                given = kind in at_hand or kind in _made([o for o in out if o != task], at_hand)
                 makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
                           and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required) and self.can_run(t)]
                 if not given and makers:  # a maker that needs nothing but the file first (no question to invent)

@@ -12,6 +12,8 @@ The example bank serves `select_examples` (few-shot demonstrations for the LLM c
 
 from __future__ import annotations
 
+import functools
+
 import re
 from typing import Callable
 
@@ -108,7 +110,7 @@ class RetrievalPlanner:
         for step in steps:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
                 step.args["text"] = previous or request
-        steps = drop_unfilled(steps)
+        steps = drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps))
         plan = ordered_plan(steps)
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
         confidence, nearest = self._confidence(request, steps)
@@ -265,3 +267,12 @@ class RetrievalPlanner:
             mine, theirs = {s.task for s in steps}, {t.task for t in nearest[0][1].tasks}
             agreement = len(mine & theirs) / len(mine | theirs) if theirs else 0.0
         return round(0.6 * cue + 0.4 * agreement, 3), nearest[0][0] if nearest else None
+
+
+def _fallback_input(parsed: ParsedRequest, steps: list[Step], kind: str) -> str | None:
+    """What a step takes in place of a dropped step's output: a quote no step uses, else the request's
+    own words, for a text; the request's (or an earlier turn's) file, for a file."""
+    if kind == "text":
+        used = {v for s in steps for v in s.args.values()}
+        return next((q.value for q in parsed.quotes if q.value not in used), parsed.text)
+    return next((f.value for f in parsed.files + parsed.history if f.kind == kind), None)

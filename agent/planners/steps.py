@@ -1,14 +1,16 @@
 """The retrieval planner's working list of steps, and how it becomes a Plan.
 
-Steps refer to each other by their index in the list. A step missing a required input
-is dropped with everything that uses it; the rest are numbered so that every task comes
-after the tasks it uses, and their `<resource>-N` references are renumbered to match.
+Steps refer to each other by their index in the list. A step missing a required input is
+dropped, and a step that used it falls back to the request's own inputs or is dropped too;
+the rest are numbered so that every task comes after the tasks it uses, and their
+`<resource>-N` references are renumbered to match.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.text import ParsedRequest
@@ -83,16 +85,25 @@ def _renumbered(args: dict[str, str], new_index: dict[int, int]) -> dict[str, st
     return {slot: _REF.sub(lambda m: f"<resource>-{new_index[int(m.group(1))]}", v) for slot, v in args.items()}
 
 
-def drop_unfilled(steps: list[Step]) -> list[Step]:
-    """Tasks missing a required input cannot run; drop them and whatever depended on them."""
-    dropped = {i for i, s in enumerate(steps) if any(not s.args.get(slot) for slot in TASKS[s.task].required)}
-    changed = True
-    while changed:
-        changed = False
+def drop_unfilled(steps: list[Step], fallback: Callable[[str], str | None] = lambda kind: None) -> list[Step]:
+    """Tasks missing a required input cannot run: drop them. A task that used a dropped one takes what
+    `fallback` gives for that kind of input (the request's words for a text, a file the request names),
+    else is dropped too: a plan keeps every task that can still run."""
+    steps = [Step(s.task, s.mention, s.lo, s.hi, dict(s.args), set(s.deps)) for s in steps]
+    dropped: set[int] = set()
+    while missing := {i for i, s in enumerate(steps)
+                      if i not in dropped and any(not s.args.get(slot) for slot in TASKS[s.task].required)}:
+        dropped |= missing
         for i, s in enumerate(steps):
-            if i not in dropped and s.deps & dropped:
-                dropped.add(i)
-                changed = True
+            if i in dropped or not s.deps & dropped:
+                continue
+            spec = TASKS[s.task]
+            for slot, value in list(s.args.items()):
+                if {int(n) for n in _REF.findall(value)} & dropped:
+                    s.args[slot] = fallback(spec.inputs[slot]) or ""
+                    if not s.args[slot] and slot not in spec.required:
+                        del s.args[slot]
+            s.deps -= dropped
     keep = [i for i in range(len(steps)) if i not in dropped]
     new_index = {old: new for new, old in enumerate(keep)}
     return [Step(s.task, s.mention, s.lo, s.hi, _renumbered(s.args, new_index), {new_index[d] for d in s.deps})

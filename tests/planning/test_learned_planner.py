@@ -268,3 +268,17 @@ def test_prediction_links_come_from_references(hf_tools):
     assert row["task_nodes"] == [{"task": "Image-to-Text", "arguments": ["a.jpg"]},
                                  {"task": "Text-to-Speech", "arguments": ["<node-0>"]}]
     assert row["task_links"] == [{"source": "Image-to-Text", "target": "Text-to-Speech"}]
+
+
+def test_a_text_step_fed_only_by_another_text_step_gets_a_maker_for_the_unread_file():
+    """Names pulled from a scan and then summarized: the summary makes text, but nothing gives the
+    named-entity step its own, so the scan needs a step that reads it."""
+    planner = LearnedPlanner()
+    parsed = parse("Here is letter_scan.png. Pick out the people and places in it, then boil that down to two lines.")
+    scores = {t: 0.0 for t in planner.model.tasks} | {"image-to-text": 0.3, "object-detection": 0.2}
+    assert planner._with_makers(["token-classification", "summarization"], scores, parsed) == [
+        "token-classification", "summarization", "image-to-text"]
+    # a quoted text is at hand: nothing is added
+    quoted = parse("Here is letter_scan.png. Pick out the people in 'Ana met Kofi in Lima', then summarize that.")
+    assert planner._with_makers(["token-classification", "summarization"], scores, quoted) == [
+        "token-classification", "summarization"]

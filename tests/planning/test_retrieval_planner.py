@@ -189,3 +189,21 @@ def test_what_happened_to_the_input_asks_for_nothing(planner):
     out = planner.plan("I've created an audio recording of my talk, talk.wav, which was translated by a friend. "
                        "Please transcribe it.")
     assert tasks(out) == ["automatic-speech-recognition"]
+
+
+def test_a_step_that_cannot_run_is_dropped_and_the_steps_that_used_it_fall_back():
+    """Steps 0 (no image, cannot run) -> 1 (text from 0) -> 2 (image from 1): step 1 takes the request's
+    words instead of step 0's output and keeps step 2; a step whose dropped input has no fallback goes too."""
+    from langchain_hugginggpt.agent.planners.cues import Mention
+    from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled
+
+    def step(task, args, deps):
+        return Step(task, Mention(task, 0, 0, 1.0, task), 0, 0, dict(args), set(deps))
+
+    steps = [step("image-to-text", {}, []), step("text-to-image", {"text": "<resource>-0"}, [0]),
+             step("image-classification", {"image": "<resource>-1"}, [1])]
+    kept = drop_unfilled(steps, lambda kind: "draw a fox" if kind == "text" else None)
+    assert [(s.task, s.args, s.deps) for s in kept] == [
+        ("text-to-image", {"text": "draw a fox"}, set()), ("image-classification", {"image": "<resource>-0"}, {0})]
+    # with nothing to fall back on, everything downstream of the dropped step goes
+    assert drop_unfilled(steps) == []
