@@ -47,6 +47,7 @@ def test_sampler_reproduces_the_shipped_graphs():
     (3200, 800, {"single": 320, "chain": 360, "dag": 120}, {"chatty", "roundabout"}),
     (4000, 800, {"single": 320, "chain": 360, "dag": 120}, {"informed", "inline"}),
     (4800, 800, {"single": 320, "chain": 360, "dag": 120}, {"indirect", "curious"}),
+    (5600, 800, {"single": 320, "chain": 360, "dag": 120}, {"assisted", "outcome"}),
 ])
 def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans(first, n, mix, voices):
     graphs = GRAPHS[first:first + n]
@@ -107,10 +108,11 @@ def _graph_with(role: str, voice: str) -> dict:
 
 
 @pytest.mark.parametrize("role", sorted(sampler.PARAPHRASED_ROLES))
-def test_fourth_round_says_a_question_edit_or_scene_in_its_own_words(role):
-    """In the indirect and curious voices the plan holds the plain question, edit or scene the user means,
+@pytest.mark.parametrize("voice", ["indirect", "outcome"])
+def test_later_rounds_say_a_question_edit_or_scene_in_their_own_words(role, voice):
+    """In the fourth and fifth rounds' voices the plan holds the plain question, edit or scene the user means,
     given as [[ROLE=...]] in the draft: it fills the plan and stays out of the request."""
-    graph = _graph_with(role, "indirect")
+    graph = _graph_with(role, voice)
     files = " ".join(a for n in graph["task_nodes"] for a in n["arguments"] if "." in a and "{" not in a)
     meant = "What is written on the second shelf from the top?"
     row = build.build_row(graph, f"Have a go at {files} for me, the way I described.\n[[{role}={meant}]]")
@@ -119,7 +121,7 @@ def test_fourth_round_says_a_question_edit_or_scene_in_its_own_words(role):
     assert check.row_errors(row, graph) == []
 
 
-def test_only_the_fourth_round_may_leave_a_question_unquoted():
+def test_only_the_fourth_and_fifth_rounds_may_leave_a_question_unquoted():
     graph = copy.deepcopy(_graph_with("QUESTION", "indirect"))
     files = " ".join(a for n in graph["task_nodes"] for a in n["arguments"] if "." in a and "{" not in a)
     graph["voice"] = "polite"
@@ -127,8 +129,9 @@ def test_only_the_fourth_round_may_leave_a_question_unquoted():
     assert any("'How old is the bridge?' is not in the instruction" in e for e in check.row_errors(row, graph))
 
 
-def test_fourth_round_still_quotes_passages():
-    graph = next(g for g in GRAPHS if g["voice"] == "curious" and "{PASSAGE}" in g["slots"])
+@pytest.mark.parametrize("voice", ["curious", "assisted"])
+def test_later_rounds_still_quote_passages(voice):
+    graph = next(g for g in GRAPHS if g["voice"] == voice and "{PASSAGE}" in g["slots"])
     row = build.build_row(graph, "I wonder about this.\n" + "\n".join(f"[[{s.strip('{}')}=some text {i}]]"
                                                                      for i, s in enumerate(graph["slots"])))
     assert any("'some text" in e and "is not in the instruction" in e for e in check.row_errors(row, graph))

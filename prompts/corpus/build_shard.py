@@ -5,7 +5,7 @@
 The draft holds, per row, a line `@bi-00000` and then the request; each invented text
 is marked once as `[[PASSAGE|the text]]`, which becomes plain text in the request and
 fills `{PASSAGE}` in the sampled plan, so the request and the plan agree by construction. In the fourth
-round's voices a question, edit or scene the request says in its own words is given on a line of its own as
+and fifth rounds' voices a question, edit or scene the request says in its own words is given on a line of its own as
 `[[QUESTION=How many lanes does the road have?]]`: it fills `{QUESTION}` and is left out of the request.
 Rows come out in the sampled order; rows not drafted yet are left out.
 """

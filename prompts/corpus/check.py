@@ -122,9 +122,9 @@ def literals(row: dict) -> list[str]:
 
 
 def paraphrased(row: dict, graph: dict) -> list[str]:
-    """The texts this row may say in its own words: in the fourth round's voices, the plain question, edit
-    or scene the user means ("work out how many lanes the road has" -> "How many lanes does the road have?")."""
-    if row["voice"] not in sample_graphs.FOURTH_ROUND["voices"]:
+    """The texts this row may say in its own words: in the fourth and fifth rounds' voices, the plain question,
+    edit or scene the user means ("work out how many lanes the road has" -> "How many lanes does the road have?")."""
+    if not any(row["voice"] in r["voices"] for r in sample_graphs.PARAPHRASING_ROUNDS):
         return []
     return [arg for node, gnode in zip(row["task_nodes"], graph["task_nodes"])
             for arg, garg in zip(node["arguments"], gnode["arguments"])

@@ -43,7 +43,14 @@ THIRD_ROUND = {"seed": 19, "n": 800, "shard_size": 200, "voices": ["informed", "
 # quotes its questions, edits and scenes verbatim, and a detector trained on them misses a question asked
 # as an errand. The plan holds the plain question the user means (the placeholders of PARAPHRASED_ROLES).
 FOURTH_ROUND = {"seed": 20, "n": 800, "shard_size": 200, "voices": ["indirect", "curious"]}
-LATER_ROUNDS = (SECOND_ROUND, THIRD_ROUND, FOURTH_ROUND)
+# A fifth round written the way TaskBench's own generator was asked to write: a specific, detailed request
+# from a user with a purpose, every step said loosely by what it does to the data ("extract the written
+# content", "make sense of this table") or by the result it serves, never by the tool's name. Earlier rounds
+# say most steps plainly; requests written from a tool graph by an LLM say many of them only in passing.
+FIFTH_ROUND = {"seed": 21, "n": 800, "shard_size": 200, "voices": ["assisted", "outcome"]}
+LATER_ROUNDS = (SECOND_ROUND, THIRD_ROUND, FOURTH_ROUND, FIFTH_ROUND)
+# The rounds whose writers say questions, edits and scenes in their own words (the plan holds the plain form).
+PARAPHRASING_ROUNDS = (FOURTH_ROUND, FIFTH_ROUND)
 PARAPHRASED_ROLES = {"QUESTION", "EDIT", "SCENE"}
 
 # Links the graph allows but users rarely chain; sampled less often, not never.
@@ -318,8 +325,9 @@ def sample_corpus(seed: int = SEED, n: int = N_GRAPHS, voices: list[str] = VOICE
 def sample_rounds() -> list[list[dict]]:
     """Every round's graphs, in shards: the first round (seed 17: 3,200 graphs, shards 00-07 of 400),
     the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200), the
-    third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200) and the fourth
-    (seed 20: 800 graphs in the indirect and curious voices, shards 16-19 of 200)."""
+    third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200), the fourth
+    (seed 20: 800 graphs in the indirect and curious voices, shards 16-19 of 200) and the fifth (seed 21:
+    800 graphs in the assisted and outcome voices, shards 20-23 of 200)."""
     first = sample_corpus()
     shards = [first[i:i + SHARD_SIZE] for i in range(0, N_GRAPHS, SHARD_SIZE)]
     first_id = N_GRAPHS
