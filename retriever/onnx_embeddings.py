@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import warnings
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from langchain_hugginggpt.tools.paths import cache_dir
 
 logger = logging.getLogger(__name__)
 ONNX_FILE = "all-MiniLM-L6-v2.onnx"
+EMBEDDING_SIZE = 384  # all-MiniLM-L6-v2's vectors
 
 
 def _package_folder() -> Path:
@@ -70,6 +70,20 @@ def export_onnx(target: Path, source: Path | None = None) -> Path:
     return target
 
 
+def length_batches(lengths: list[int], size: int) -> list[list[int]]:
+    """Indices grouped for padded batches: by length, a batch closed at `size` texts or where the next
+    text would make it more padding than text. A request and its short clauses padded to the request's
+    length cost the model several times their tokens (attention grows with the square of the width)."""
+    batches: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        last = batches[-1] if batches else None
+        if last and len(last) < size and (len(last) + 1) * lengths[i] <= 2 * (sum(lengths[j] for j in last) + lengths[i]):
+            last.append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
 class MiniLMOnnxEmbeddings(Embeddings):
     """all-MiniLM-L6-v2 embeddings computed with onnxruntime (see the module docstring)."""
 
@@ -91,23 +105,26 @@ class MiniLMOnnxEmbeddings(Embeddings):
             options.intra_op_num_threads = threads
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        # The tokenizer file pads to 128 and cuts at 128; sentence-transformers pads to the
-        # longest text and cuts at the model's max_seq_length. Do as it does.
+        # The tokenizer file pads to 128 and cuts at 128; sentence-transformers cuts at the model's
+        # max_seq_length and pads each batch to its longest text. Do as it does (padding in _embed).
         config = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
         self.tokenizer.enable_truncation(int(config.get("max_seq_length", 256)))
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.tokenizer.no_padding()
         self.batch_size = batch_size
-        self._lock = threading.Lock()  # a tokenizer's padding settings are shared state
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        out = []
-        for start in range(0, len(texts), self.batch_size):
-            with self._lock:
-                encoded = self.tokenizer.encode_batch(texts[start:start + self.batch_size])
-            ids = np.asarray([e.ids for e in encoded], dtype=np.int64)
-            mask = np.asarray([e.attention_mask for e in encoded], dtype=np.int64)
-            out.append(self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0])
-        return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
+        if not texts:
+            return np.zeros((0, EMBEDDING_SIZE), dtype=np.float32)
+        tokens = [e.ids for e in self.tokenizer.encode_batch(texts)]
+        out = np.zeros((len(texts), EMBEDDING_SIZE), dtype=np.float32)
+        for batch in length_batches([len(t) for t in tokens], self.batch_size):
+            width = max(len(tokens[i]) for i in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                ids[row, :len(tokens[i])], mask[row, :len(tokens[i])] = tokens[i], 1
+            out[batch] = self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+        return out
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self._embed(list(texts)).tolist()

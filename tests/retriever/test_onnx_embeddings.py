@@ -7,7 +7,7 @@ import pytest
 
 from langchain_hugginggpt.retriever import CandidateRetriever, ModelCatalog
 from langchain_hugginggpt.retriever.embeddings import default_embeddings, embeddings_name
-from langchain_hugginggpt.retriever.onnx_embeddings import ONNX_FILE, MiniLMOnnxEmbeddings
+from langchain_hugginggpt.retriever.onnx_embeddings import ONNX_FILE, MiniLMOnnxEmbeddings, length_batches
 from tests.retriever.test_retrieval import SPANISH_FINANCE
 
 TEXTS = ["Transcribe this Chinese audio recording.", "A cat.",
@@ -28,6 +28,21 @@ def test_same_vectors_as_the_torch_model(onnx, embeddings):
     np.testing.assert_allclose(ours, theirs, atol=1e-4)
     np.testing.assert_allclose(onnx.embed_query(TEXTS[0]), embeddings.embed_query(TEXTS[0]), atol=1e-4)
     assert embeddings_name(onnx) == embeddings_name(embeddings)
+
+
+def test_texts_are_batched_by_length_so_short_ones_are_not_padded_to_a_long_one():
+    # a request and its clauses: the clauses run together, the request alone; the order is given back
+    assert length_batches([40, 8, 9, 10], 32) == [[1, 2, 3], [0]]
+    assert length_batches([5, 5, 5], 2) == [[0, 1], [2]]
+    assert length_batches([], 32) == []
+
+
+def test_batching_by_length_keeps_every_vector_in_its_place(onnx):
+    texts = [TEXTS[2], TEXTS[1], TEXTS[0], TEXTS[1] + " " + TEXTS[3]]
+    together = np.asarray(onnx.embed_documents(texts))
+    alone = np.asarray([onnx.embed_query(t) for t in texts])
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+    assert onnx.embed_documents([]) == []
 
 
 def test_it_reads_the_index_built_with_the_torch_model(onnx, home):
