@@ -156,8 +156,8 @@ clauses in batches of like length (a clause padded to the whole request's length
 tokens; vectors equal to 3e-8). Planning time, the four combinations interleaved request by request on hf_dev in one
 run on a quiet machine: rounds 1-4 model with one padded batch 46.67 ms median, rounds 1-5 model with one padded batch
 44.81, rounds 1-4 by length 42.89, rounds 1-5 by length 43.59: the new model costs no time and the batching saves ~8%.
-The median in the table at the top (57.15 ms) was taken in the bench's own run on the same machine; run to run, the
-median here moves by more than these differences.
+The median in the table at the top is from the bench's own run; two runs of the bench on the same machine and code
+gave 57.15 and 49.77 ms: run to run, the median moves by more than these differences.
 
 Measured and not kept (2026-11-27): a third scorer, the packaged MiniLM fine-tuned end to end on the corpus (mean
 pooling, one sigmoid per task, 2 epochs; run as int8 ONNX, 23 MB, ~4 ms a request). Alone, trained on rounds 1-3,
@@ -244,15 +244,21 @@ def learned_footprint() -> str:
     from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
     from langchain_hugginggpt.agent.planners.train import train_planner
 
-    # In a fresh process, so that the imports count too; the first plan loads the packaged MiniLM.
-    timing = ("import time; start = time.perf_counter(); from langchain_hugginggpt.agent.planners.learned import "
-              "LearnedPlanner; p = LearnedPlanner(); p.plan('caption a.jpg'); print(time.perf_counter() - start)")
-    load_s = float(subprocess.run([sys.executable, "-c", timing], capture_output=True, text=True, check=True).stdout)
+    # In a fresh process, so that the imports count too: the libraries, then our code and the model (the detector's
+    # arrays and the packaged MiniLM's onnxruntime session), then a first plan.
+    timing = ("import time; t = [time.perf_counter()]; import sklearn, langchain_core.tools, onnxruntime; "
+              "t.append(time.perf_counter()); from langchain_hugginggpt.agent.planners.learned import LearnedPlanner; "
+              "p = LearnedPlanner(); t.append(time.perf_counter()); p.plan('caption a.jpg'); t.append(time.perf_counter()); "
+              "print(*(b - a for a, b in zip(t, t[1:])))")
+    out = subprocess.run([sys.executable, "-c", timing], capture_output=True, text=True, check=True).stdout
+    libraries, model, first = (float(x) for x in out.split())
     with tempfile.TemporaryDirectory() as folder:
         trained = train_planner(out=Path(folder) / "task_detector.npz")
     return (f"Learned planner: model {DETECTOR_MODEL.stat().st_size / 1e6:.1f} MB (agent/planners/models/task_detector.npz, "
-            f"arrays only, plus the packaged MiniLM it shares with retrieval), ready to plan in {load_s:.2f} s (a new "
-            f"process: imports, the model and MiniLM loaded, a first plan made); `hugginggpt train planner` trains it on "
+            f"arrays only, plus the packaged MiniLM it shares with retrieval), ready to plan in "
+            f"{libraries + model + first:.2f} s in a new process: {libraries:.2f} s importing scikit-learn, langchain-core "
+            f"and onnxruntime (scikit-learn's import pulls in scipy.stats), {model:.2f} s our modules (with the parts of "
+            f"langchain-core they load) and the model (the detector's arrays, the MiniLM session), {first:.2f} s a first plan. `hugginggpt train planner` trains it on "
             f"all {trained['rows']} corpus rows from {trained['writers']} writers in {trained['seconds']:.0f} s on this machine.")
 
 

@@ -13,7 +13,6 @@ The example bank serves `select_examples` (few-shot demonstrations for the LLM c
 from __future__ import annotations
 
 import functools
-
 import re
 from typing import Callable
 
