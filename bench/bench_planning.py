@@ -158,7 +158,7 @@ run on a quiet machine: rounds 1-4 model with one padded batch 46.67 ms median, 
 44.81, rounds 1-4 by length 42.89, rounds 1-5 by length 43.59: the new model costs no time and the batching saves ~8%.
 The median in the table at the top is from the bench's own run; two runs of the bench on the same machine and code
 gave 57.15 and 49.77 ms: run to run, the median moves by more than these differences. Where the links go wrong: with the
-gold tasks given, the wiring rules score 82.11 edge F1 on round 4, 72.12 on round 5, 66.67 on hf_dev and 77.52 on the
+gold tasks given (table below), the wiring rules score 82.11 edge F1 on round 4, 72.12 on round 5, 66.67 on hf_dev and 77.52 on the
 fresh set. Round 5's loose wording is harder to wire, as TaskBench's is; on its first 400 rows the commonest miss is a
 step that takes a file or the request's words where the plan feeds it an earlier output (115 of 213 missed links),
 then a link from the wrong earlier step (70). It is a development set on our side for learned wiring, not yet built.
@@ -311,6 +311,9 @@ def cv_lines() -> list[str]:
                 "Does round 5 help on wording it was not written in: rounds 1 to 4 held out in turn ({n} rows in "
                 "all), the learned planner trained on the other three without and with round 5; measured {measured} "
                 "(`python bench/planning_cv.py --round-gain 5`).")
+    short_table(results_file("gold_tasks"),
+                "The wiring alone: the learned planner's places, slots and links with the gold tasks given, on each "
+                "corpus round, hf_dev and the fresh set; measured {measured} (`python bench/planning_cv.py --gold-tasks`).")
     short_table(RESULTS_DIR / "planning_bank_check.json",
                 "Across wording: trained on the whole corpus, planning our example bank (prompts/examples, {n} requests "
                 "within the HF tools, our task names; the retrieval planner's bank holds them and its rules were "

@@ -5,6 +5,7 @@
     python bench/planning_cv.py --example-bank    # trained on the whole corpus, planning our example bank
     python bench/planning_cv.py --ablate          # each rule source left out of the learned planner in turn
     python bench/planning_cv.py --round-gain 4    # does round 4 help on the other rounds? (trained without/with it)
+    python bench/planning_cv.py --gold-tasks      # the wiring alone: links and slots with the gold tasks given
 
 Every fold holds out rows whose writers (and, by round, whose voices) the trained planner never saw: the
 case a planner meets in use. Candidates: the hand rules (retrieval planner), each learned scorer alone
@@ -147,6 +148,35 @@ def round_gain(added: int, log=print) -> list[dict[str, Any]]:
     return out
 
 
+class GoldTaskPlanner(LearnedPlanner):
+    """The learned planner's wiring (places, slots, links) on the gold task set of each request: what the links
+    score when the tasks are right."""
+
+    def __init__(self, samples: list, tools: ToolSet) -> None:
+        super().__init__(tasks=tools.our_tasks())
+        self.gold = {s.request: list(dict.fromkeys(tools.our_name(n.task) for n in s.nodes if n.task in tools.names))
+                     for s in samples}
+
+    def _chosen(self, parsed, evidence) -> list[str]:
+        return self.gold[parsed.text]
+
+
+def wiring_with_gold_tasks(log=print) -> list[dict[str, Any]]:
+    """Edge and argument F1 with the gold tasks given, on each corpus round, hf_dev and the fresh set."""
+    from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, load_samples
+
+    tools = ToolSet.load(HF_TOOLS)
+    rows = corpus_rows()
+    sets = {f"corpus round {r}": [s for info, s in rows if info["round"] == r] for r in sorted({i["round"] for i, _ in rows})}
+    sets |= {"hf_dev": load_samples(HF_DEV), "fresh set": load_samples(Path(__file__).parent / "data" / "fresh_hf.jsonl")}
+    out = []
+    for name, samples in sets.items():
+        r = report(predict(samples, GoldTaskPlanner(samples, tools), tools), tools)
+        out.append({"planner": f"gold tasks, {name}", "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"]})
+        log(json.dumps(out[-1]))
+    return out
+
+
 def example_bank_check(log=print) -> list[dict[str, Any]]:
     """A check across wording: trained on the whole corpus, planning our example bank (prompts/examples,
     requests written for the retrieval planner's bank, not in the corpus), restricted to the HF tools."""
@@ -179,11 +209,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: train on the whole corpus and plan our example bank (prompts/examples)")
     parser.add_argument("--round-gain", type=int, metavar="N",
                         help="instead: each other round held out, trained without and with round N")
+    parser.add_argument("--gold-tasks", action="store_true",
+                        help="instead: the wiring alone, with the gold tasks given (results: planning_cv_gold_tasks.json)")
     args = parser.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
     if args.round_gain:
         saved = {"measured": time.strftime("%Y-%m-%d"), "rows": round_gain(args.round_gain, log)}
         results_file(f"round{args.round_gain}_gain").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+        return 0
+    if args.gold_tasks:
+        saved = {"measured": time.strftime("%Y-%m-%d"), "rows": wiring_with_gold_tasks(log)}
+        results_file("gold_tasks").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
         return 0
     if args.example_bank:
         saved = {"measured": time.strftime("%Y-%m-%d"), "rows": example_bank_check(log)}
