@@ -105,11 +105,12 @@ class RetrievalPlanner:
         complete_comparisons(steps, parsed)
         # Last resort for text: what an earlier turn answered, when the request points back at it
         # ("now read that aloud"), else the request itself.
-        previous = earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request) else None
+        last_text = (earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request)
+                     else None) or request
         for step in steps:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
-                step.args["text"] = previous or request
-        steps = drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps))
+                step.args["text"] = last_text
+        steps = drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
         plan = ordered_plan(steps)
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
         confidence, nearest = self._confidence(request, steps)
@@ -268,10 +269,11 @@ class RetrievalPlanner:
         return round(0.6 * cue + 0.4 * agreement, 3), nearest[0][0] if nearest else None
 
 
-def _fallback_input(parsed: ParsedRequest, steps: list[Step], kind: str) -> str | None:
-    """What a step takes in place of a dropped step's output: a quote no step uses, else the request's
-    own words, for a text; the request's (or an earlier turn's) file, for a file."""
+def _fallback_input(parsed: ParsedRequest, steps: list[Step], last_text: str, kind: str) -> str | None:
+    """What a step takes in place of a dropped step's output: a quote no step uses, else the planner's last
+    resort for any text (an earlier turn's answer the request points back at, else the request), for a text;
+    the request's (or an earlier turn's) file, for a file."""
     if kind == "text":
         used = {v for s in steps for v in s.args.values()}
-        return next((q.value for q in parsed.quotes if q.value not in used), parsed.text)
+        return next((q.value for q in parsed.quotes if q.value not in used), last_text)
     return next((f.value for f in parsed.files + parsed.history if f.kind == kind), None)
