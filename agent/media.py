@@ -3,9 +3,15 @@
 Uploads (server) and URL inputs (downloads) both keep a file only when its first
 bytes are an allowed image, audio or video format: neither the name nor the
 declared type is trusted.
+
+Also what kind of file a name or a plan argument names (`media_type`, `looks_like_file`), for the
+planners and plan validation, which need no workspace and no HTTP client.
 """
 
 from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
 
 SNIFF_BYTES = 64  # enough for every signature below
 
@@ -56,3 +62,29 @@ def serves_as(media: str, kind: str) -> bool:
 
 def allowed_formats() -> str:
     return ", ".join(sorted(ext.lstrip(".") for _, ext in ALLOWED.values()))
+
+
+MEDIA_SUFFIXES = {
+    "image": {".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".tif", ".tiff"},
+    "audio": {".wav", ".flac", ".mp3", ".ogg", ".m4a"},
+    "video": {".mp4", ".avi", ".mov", ".mkv", ".webm", ".gif"},
+}
+
+
+def media_type(path: str | Path) -> str:
+    """'image', 'audio', 'video' or 'text' from a file name, the way TaskBench derives argument types."""
+    suffix = Path(str(path)).suffix.lower()
+    for kind in ("image", "audio", "video"):
+        if suffix in MEDIA_SUFFIXES[kind]:
+            return kind
+    guess = (mimetypes.guess_type(str(path))[0] or "").split("/")[0]
+    return guess if guess in ("image", "audio", "video") else "text"
+
+
+def looks_like_file(value: str) -> bool:
+    """True for a value that names a media file or a URL rather than literal text."""
+    if not isinstance(value, str) or "\n" in value or len(value) > 512:
+        return False
+    if value.startswith(("http://", "https://", "file://")):
+        return True
+    return media_type(value) != "text" and " " not in value.strip()

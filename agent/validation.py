@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from langchain_hugginggpt.agent.schema import Plan, Task, references_in
-from langchain_hugginggpt.agent.workspace import looks_like_file, media_type
+from langchain_hugginggpt.agent.media import looks_like_file, media_type
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
 
 # Spellings seen from LLMs and in the paper's own demonstrations.

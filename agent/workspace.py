@@ -9,7 +9,6 @@ those of a task that was abandoned (timed out) are removed when it ends.
 from __future__ import annotations
 
 import copy
-import mimetypes
 import re
 import threading
 import urllib.parse
@@ -17,13 +16,7 @@ import uuid
 from pathlib import Path
 
 from langchain_hugginggpt.agent.downloads import DownloadRefused, UrlPolicy, download
-
-MEDIA_SUFFIXES = {
-    "image": {".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".tif", ".tiff"},
-    "audio": {".wav", ".flac", ".mp3", ".ogg", ".m4a"},
-    "video": {".mp4", ".avi", ".mov", ".mkv", ".webm", ".gif"},
-}
-
+from langchain_hugginggpt.agent.media import MEDIA_SUFFIXES, looks_like_file, media_type  # noqa: F401 (re-exported)
 
 URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
@@ -140,22 +133,3 @@ class Workspace:
 
     def _inside(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents or path == self.outputs or self.outputs in path.parents
-
-
-def media_type(path: str | Path) -> str:
-    """'image', 'audio', 'video' or 'text' from a file name, the way TaskBench derives argument types."""
-    suffix = Path(str(path)).suffix.lower()
-    for kind in ("image", "audio", "video"):
-        if suffix in MEDIA_SUFFIXES[kind]:
-            return kind
-    guess = (mimetypes.guess_type(str(path))[0] or "").split("/")[0]
-    return guess if guess in ("image", "audio", "video") else "text"
-
-
-def looks_like_file(value: str) -> bool:
-    """True for a value that names a media file or a URL rather than literal text."""
-    if not isinstance(value, str) or "\n" in value or len(value) > 512:
-        return False
-    if value.startswith(("http://", "https://", "file://")):
-        return True
-    return media_type(value) != "text" and " " not in value.strip()

@@ -7,28 +7,21 @@
     retriever.candidates("text-classification", "sentiment of Spanish financial news", k=5)
 """
 
-from langchain_hugginggpt.retriever.catalog import P0_MODELS, ImportReport, ModelCatalog, builtin_records
-from langchain_hugginggpt.retriever.embeddings import default_embeddings
-from langchain_hugginggpt.retriever.paths import data_dir
-from langchain_hugginggpt.retriever.records import CatalogError, ModelRecord
-from langchain_hugginggpt.retriever.retriever import (
-    CandidateRetriever,
-    CatalogCandidates,
-    ScoreWeights,
-    task_context,
-)
+import importlib
+from typing import Any
 
-__all__ = [
-    "CandidateRetriever",
-    "CatalogCandidates",
-    "CatalogError",
-    "ImportReport",
-    "ModelCatalog",
-    "ModelRecord",
-    "P0_MODELS",
-    "ScoreWeights",
-    "builtin_records",
-    "data_dir",
-    "default_embeddings",
-    "task_context",
-]
+# Exports resolve lazily, as in the agent package: the planner embeds with the packaged MiniLM
+# (embeddings.py) and needs none of the catalog's or FAISS retrieval's imports.
+_EXPORTS = {
+    "P0_MODELS": "catalog", "ImportReport": "catalog", "ModelCatalog": "catalog", "builtin_records": "catalog",
+    "default_embeddings": "embeddings", "data_dir": "paths", "CatalogError": "records", "ModelRecord": "records",
+    "CandidateRetriever": "retriever", "CatalogCandidates": "retriever", "ScoreWeights": "retriever",
+    "task_context": "retriever",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

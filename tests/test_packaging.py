@@ -25,3 +25,27 @@ def test_wheel_contains_every_source_file(tmp_path):
     assert not missing, f"not in the wheel: {missing}"
     entry = [n for n in names if n.endswith("entry_points.txt")]
     assert entry and "hugginggpt = langchain_hugginggpt.agent.cli:main" in zipfile.ZipFile(wheel).read(entry[0]).decode()
+
+
+def test_the_planner_loads_without_the_tool_classes_or_the_http_client():
+    """Ready-to-plan time counts against a 2-s budget: planning needs the task table, not LangChain's tool
+    classes, the model catalog or httpx (about a second of imports together)."""
+    code = ("import sys; from langchain_hugginggpt.agent.planners.learned import LearnedPlanner; "
+            "print(' '.join(m for m in ('langchain_hugginggpt.tools.base', 'langchain_hugginggpt.retriever.catalog', "
+            "'httpx', 'langchain_core.tools') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == ""
+
+
+def test_the_packages_export_their_names_lazily():
+    import langchain_hugginggpt.retriever as retriever
+    import langchain_hugginggpt.tools as tools
+
+    for package in (tools, retriever):
+        assert all(getattr(package, name) is not None for name in package.__all__)
+        try:
+            getattr(package, "NoSuchName")
+        except AttributeError as exc:
+            assert "NoSuchName" in str(exc)
+        else:
+            raise AssertionError("an unknown name resolved")

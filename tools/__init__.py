@@ -5,29 +5,21 @@
     tool.invoke({"text": "Ada Lovelace lived in London."})
 """
 
-from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput, ExpertTool
-from langchain_hugginggpt.tools.registry import (
-    all_tools,
-    available_engines,
-    engines_for,
-    register,
-    resolve_engine,
-    task_status,
-)
-from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec, get_task
+import importlib
+from typing import Any
 
-__all__ = [
-    "TASKS",
-    "Engine",
-    "ExpertError",
-    "ExpertOutput",
-    "ExpertTool",
-    "TaskSpec",
-    "all_tools",
-    "available_engines",
-    "engines_for",
-    "get_task",
-    "register",
-    "resolve_engine",
-    "task_status",
-]
+# Exports resolve lazily, as in the agent package: the planner needs only the task table (tasks.py), not
+# LangChain's tool classes (base.py), whose import costs about a second.
+_EXPORTS = {
+    "Engine": "base", "ExpertError": "base", "ExpertOutput": "base", "ExpertTool": "base",
+    "all_tools": "registry", "available_engines": "registry", "engines_for": "registry", "register": "registry",
+    "resolve_engine": "registry", "task_status": "registry",
+    "TASKS": "tasks", "TaskSpec": "tasks", "get_task": "tasks",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from langchain_hugginggpt.agent.workspace import media_type
+from langchain_hugginggpt.agent.media import media_type
 
 _EXT = r"(?:jpe?g|png|gif|bmp|webp|tiff?|svg|wav|mp3|flac|ogg|m4a|aac|mp4|avi|mov|mkv|webm|mpe?g|csv|xlsx?|pdf)"
 URL_RE = re.compile(r"https?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
