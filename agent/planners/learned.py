@@ -10,7 +10,8 @@ retrieval planner does it.
 2. Where each task is asked for (its place in the request decides the order and which words and
    files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
    task's input type no other task holds, else the clause the scorers rate highest for the task.
-3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py).
+3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py), then a second
+   look at each link by the link model (links.py), learned from the corpus's gold links.
 
 In a deployment (`for_deployment(can_run)`), the detector overrules the rules only with tasks that can
 run there: offline, "how many people are in street.jpg?" reads as visual question answering, which no
@@ -27,6 +28,7 @@ from typing import Callable, Sequence
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.detector import ASKS_NOTHING, DETECTOR_MODEL, Evidence, TaskDetector
+from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 from langchain_hugginggpt.agent.planners.steps import Step
 from langchain_hugginggpt.agent.planners import PlannerOutput
@@ -54,15 +56,21 @@ def _made(tasks: Sequence[str], at_hand: set[str]) -> set[str]:
 class LearnedPlanner(RetrievalPlanner):
     """The offline planner whose task set is learned. `model`: a trained detector or the path of one
     (default: the one shipped in agent/planners/models/); `threshold` and `veto` override the detector's.
-    `rules_first=False`: the detector alone decides the task set. `can_run`: which tasks the deployment
-    can run (default: all); see `for_deployment`."""
+    `rules_first=False`: the detector alone decides the task set. `links`: a trained link model or the path
+    of one (default: the shipped one; False: the wiring rules' links as they are). `can_run`: which tasks
+    the deployment can run (default: all); see `for_deployment`."""
 
     name = "learned"
 
     def __init__(self, model: TaskDetector | str | Path | None = None, tasks: list[str] | None = None,
                  threshold: float | None = None, veto: float | None = None, rules_first: bool = True,
-                 can_run: Callable[[str], bool] | None = None, **kwargs) -> None:
+                 can_run: Callable[[str], bool] | None = None, links: LinkModel | str | Path | bool | None = None,
+                 **kwargs) -> None:
         self.model = model if isinstance(model, TaskDetector) else TaskDetector.load(model or DETECTOR_MODEL)
+        if isinstance(links, LinkModel) or links is False:
+            self.links = links
+        else:
+            self.links = LinkModel.load(links if isinstance(links, (str, Path)) else LINK_MODEL)
         kwargs.setdefault("rule_sources", self.model.rule_sources)  # the rules the detector was trained beside
         super().__init__(tasks=tasks, **kwargs)
         self.threshold = self.model.threshold if threshold is None else threshold
@@ -172,6 +180,10 @@ class LearnedPlanner(RetrievalPlanner):
                     out.append(max(makers, key=lambda t: (set(TASKS[t].inputs[s] for s in TASKS[t].required)
                                                           <= set(unread), scores[t])))
         return out
+
+    def _relink(self, steps: list[Step], parsed: ParsedRequest) -> None:
+        if self.links:
+            self.links.relink(steps, parsed)
 
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
         evidence = self.model.evidence(parsed, self)

@@ -103,6 +103,7 @@ class RetrievalPlanner:
             fill_step(i, steps, parsed, self.chain_by_default)
         fill_from_later(steps)
         complete_comparisons(steps, parsed)
+        self._relink(steps, parsed)
         # Last resort for text: what an earlier turn answered, when the request points back at it
         # ("now read that aloud"), else the request itself.
         last_text = (earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request)
@@ -116,6 +117,9 @@ class RetrievalPlanner:
         confidence, nearest = self._confidence(request, steps)
         return PlannerOutput(plan=plan, planner=self.name, confidence=confidence,
                              details={"cues": [(s.task, s.mention.cue) for s in steps], "nearest_example": nearest})
+
+    def _relink(self, steps: list[Step], parsed: ParsedRequest) -> None:
+        """A second look at the links the rules made (the learned planner's link model); none here."""
 
     def _allowed(self, task: str) -> str | None:
         if task in self.tasks:

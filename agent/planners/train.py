@@ -1,11 +1,15 @@
-"""`hugginggpt train planner`: the learned planner's task detector, trained from the back-instruct corpus.
+"""`hugginggpt train planner`: the learned planner's task detector and link model, trained from the
+back-instruct corpus.
 
 Reads every `shard_*.jsonl` in the corpus folder (prompts/corpus/ by default: whatever shards exist),
 and trains `TaskDetector` (detector.py): the two scorers on the masked requests and their plans' task
 names, the stacker on out-of-fold evidence where each writer's rows are scored by scorers trained on
 the other writers (`writers.json` in the corpus folder says who wrote which shard; a shard it does not
-name is its own writer). Writes agent/planners/models/task_detector.npz (package data). Deterministic:
-the same shards give the same model.
+name is its own writer). Writes agent/planners/models/task_detector.npz (package data). The same shards
+give the same model up to floating-point rounding (a retrain on another day moved hf_dev node F1 by 0.4).
+Then the link model (links.py): the planner places and wires each row's gold task set, and a regression
+learns from the gold links which of the rules' links to keep, move or add. Writes link_model.npz beside
+the detector.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet,
 from langchain_hugginggpt.agent.planners.detector import (
     DEFAULT_THRESHOLD, DEFAULT_VETO, DETECTOR_MODEL, LEARNED_RULE_SOURCES, TaskDetector, count_cues, cue_precision,
     gather)
+from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
+from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel, candidates, features, gold_links
 from langchain_hugginggpt.agent.planners.taskset import (
     EmbeddingTaskSet, TfidfTaskSet, minilm_vectors, require_sklearn, span_texts)
 from langchain_hugginggpt.agent.planners.text import parse
@@ -167,30 +173,68 @@ def _padded(scorer: Any, tasks: list[str]) -> Any:
     return scorer
 
 
+class GoldTaskPlanner(LearnedPlanner):
+    """The learned planner's places, slots and links on each request's gold task set (`samples`): the link
+    model's training rows (`link_rows`), and what the wiring scores when the tasks are right (the bench)."""
+
+    def __init__(self, samples: Sequence[Sample], model: TaskDetector | str | Path | None = None,
+                 links: LinkModel | bool = False, tools: ToolSet | None = None) -> None:
+        self.tools = tools or ToolSet.load(HF_TOOLS)
+        super().__init__(model, tasks=self.tools.our_tasks(), links=links)
+        self.gold = {s.request: s for s in samples}
+        self.rows: list[tuple[dict[str, float], bool]] = []
+
+    def _chosen(self, parsed: Any, evidence: Any) -> list[str]:
+        nodes = self.gold[parsed.text].nodes
+        return list(dict.fromkeys(self.tools.our_name(n.task) for n in nodes if n.task in self.tools.names))
+
+    def _relink(self, steps: list, parsed: Any) -> None:
+        """Record each candidate link with its gold label, then relink as the planner would."""
+        gold = gold_links(steps, self.gold[parsed.text].nodes, self.tools.our_name)
+        self.rows += [(features(steps, i, j, parsed), (i, j) in gold)
+                      for i in range(len(steps)) for j in candidates(steps, i)]
+        super()._relink(steps, parsed)
+
+
+def link_rows(samples: Sequence[Sample], detector: TaskDetector) -> list[tuple[dict[str, float], bool]]:
+    """(features, is a gold link) for every candidate link of every row, its gold tasks placed and wired."""
+    planner = GoldTaskPlanner(samples, detector)
+    for sample in samples:
+        planner.plan(sample.request)
+    return planner.rows
+
+
 def train_planner(corpus: str | Path | None = None, out: str | Path = DETECTOR_MODEL, c: float = DEFAULT_C,
-                  threshold: float = DEFAULT_THRESHOLD, veto: float = DEFAULT_VETO) -> dict[str, Any]:
-    """Train on the corpus and save; returns what was done (rows, seconds, file and size)."""
+                  threshold: float = DEFAULT_THRESHOLD, veto: float = DEFAULT_VETO,
+                  links_out: str | Path | None = None) -> dict[str, Any]:
+    """Train on the corpus and save; returns what was done (rows, seconds, files and sizes). `links_out`:
+    where the link model goes (default: beside the detector, as link_model.npz)."""
     start = time.perf_counter()
     rows = load_corpus_by_writer(corpus)
-    detector = fit_detector([s for _, s in rows], [w for w, _ in rows], c=c, threshold=threshold, veto=veto)
+    samples = [s for _, s in rows]
+    detector = fit_detector(samples, [w for w, _ in rows], c=c, threshold=threshold, veto=veto)
     path = detector.save(out)
+    link_path = LinkModel.fit(link_rows(samples, detector)).save(links_out or Path(path).with_name(LINK_MODEL.name))
     return {"rows": len(rows), "writers": len({w for w, _ in rows}), "seconds": round(time.perf_counter() - start, 1),
-            "model": str(path), "bytes": path.stat().st_size}
+            "model": str(path), "bytes": path.stat().st_size, "links": str(link_path), "link_bytes": link_path.stat().st_size}
 
 
 def cmd_train_planner(args: argparse.Namespace) -> int:
     result = train_planner(args.corpus, args.out, args.c, args.threshold, args.veto)
-    print(f"trained the task detector on {result['rows']} corpus rows from {result['writers']} writers in "
-          f"{result['seconds']} s: {result['model']} ({result['bytes'] / 1e6:.1f} MB)")
+    print(f"trained the task detector and the link model on {result['rows']} corpus rows from {result['writers']} "
+          f"writers in {result['seconds']} s: {result['model']} ({result['bytes'] / 1e6:.1f} MB), "
+          f"{result['links']} ({result['link_bytes'] / 1e3:.0f} kB)")
     return 0
 
 
 def add_commands(subparsers: Any) -> None:
     train = subparsers.add_parser("train", help="train a learned component from the shipped corpus")
     what = train.add_subparsers(dest="component", required=True)
-    planner = what.add_parser("planner", help="the learned planner's task detector (prompts/corpus/shard_*.jsonl)")
+    planner = what.add_parser("planner",
+                              help="the learned planner's task detector and link model (prompts/corpus/shard_*.jsonl)")
     planner.add_argument("--corpus", help="folder of shard_*.jsonl (default: prompts/corpus)")
-    planner.add_argument("--out", default=str(DETECTOR_MODEL), help="where to write the model (default: the shipped one)")
+    planner.add_argument("--out", default=str(DETECTOR_MODEL),
+                         help="where to write the detector; the link model goes beside it (default: the shipped ones)")
     planner.add_argument("--c", type=float, default=DEFAULT_C, help="inverse regularisation of the scorers' regressions")
     planner.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                          help="probability from which the detector adds a task no rule found")

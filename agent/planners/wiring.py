@@ -33,7 +33,7 @@ _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|r
 # Tasks that make something new from a description ("an image of ..."); others work on a given text.
 _GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
-_NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
+NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
     "automatic-speech-recognition": (r"transcri\w*", r"commands?", r"instructions?"),
     "image-to-text": (r"caption\w*", r"description"),
     "translation": (r"translat\w*",),
@@ -77,7 +77,7 @@ def restatements(first: dict[str, Mention], mentions: list[Mention], parsed: Par
         later = [n.end for n in mentions if n.start > m.start and n.task != m.task]  # up to the next task's words
         clause = parsed.clauses[parsed.clause_at(m.start)]
         window = parsed.masked[m.start:min([clause.end] + later)]
-        names = any(p.search(window) for t in between for p in _NAMES_OUTPUT_OF.get(t, ()))
+        names = any(p.search(window) for t in between for p in NAMES_OUTPUT_OF.get(t, ()))
         names |= any(n.task in between and m.start < n.start and n.end <= m.start + len(window) for n in mentions)
         lead = parsed.masked[clause.start:m.start]
         points = bool(RESULT_REF.search(window) or OUTPUT_REF.search(window)) and bool(
@@ -92,7 +92,7 @@ def _names_a_result(m: Mention, parsed: ParsedRequest) -> bool:
     words = parsed.masked[m.start:m.end]
     if OUTPUT_REF.match(words):
         return True
-    names = any(p.match(words) for p in _NAMES_OUTPUT_OF.get(m.task, ()))
+    names = any(p.match(words) for p in NAMES_OUTPUT_OF.get(m.task, ()))
     return names and bool(_DETERMINER.search(parsed.masked[:m.start]))
 
 
@@ -122,7 +122,7 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
     def earlier(kind: str) -> int | None:
         producers = [j for j in range(i - 1, -1, -1)
                      if TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))]
-        named = [j for j in producers if any(p.search(scope) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ()))]
+        named = [j for j in producers if any(p.search(scope) for p in NAMES_OUTPUT_OF.get(steps[j].task, ()))]
         return (named or producers or [None])[0]
 
     def link(slot: str, j: int) -> None:
@@ -176,7 +176,7 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         return
     original = parsed.text[step.lo:step.hi]
     producers = [j for j in range(i - 1, -1, -1) if produces_text(steps[j].task)]
-    named = [j for j in producers if any(p.search(scope) for p in _NAMES_OUTPUT_OF.get(steps[j].task, ()))]
+    named = [j for j in producers if any(p.search(scope) for p in NAMES_OUTPUT_OF.get(steps[j].task, ()))]
     prev = (named or producers or [None])[0]
     if sibling is not None and not own_quotes:
         refs = [d for d in sibling.deps if produces_text(steps[d].task)]
@@ -284,7 +284,7 @@ def _instruction_source(words: str, after: int, own: tuple[int, int], producers:
         if match.end() <= after:
             continue
         for j in producers:
-            for pattern in _NAMES_OUTPUT_OF.get(steps[j].task, ()):
+            for pattern in NAMES_OUTPUT_OF.get(steps[j].task, ()):
                 found = pattern.search(words, match.start(1), match.end(1))
                 if found and not (found.start() < own[1] and own[0] < found.end()):
                     return j

@@ -229,7 +229,9 @@ def test_train_command_writes_a_model_that_plans(tmp_path, capsys):
     out = tmp_path / "model.npz"
     assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(out)]) == 0
     assert "300 corpus rows from 2 writers" in capsys.readouterr().out
-    planner = LearnedPlanner(out)
+    links = tmp_path / "link_model.npz"  # the link model goes beside the detector
+    assert links.is_file()
+    planner = LearnedPlanner(out, links=links)
     assert planner.plan("Transcribe meeting.wav please").plan.tasks[0].task == "automatic-speech-recognition"
 
 
