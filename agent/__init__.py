@@ -5,8 +5,7 @@
     result = agent.invoke("Detect the objects in examples/street.jpg and read the result aloud")
 """
 
-import importlib
-from typing import Any
+from langchain_hugginggpt.agent.lazy import lazy_exports
 
 # Exports resolve lazily: the tools layer imports agent.schema/agent.workspace, and
 # the agent imports the tools layer, so eager imports here would be circular.
@@ -25,7 +24,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -7,8 +7,7 @@
     retriever.candidates("text-classification", "sentiment of Spanish financial news", k=5)
 """
 
-import importlib
-from typing import Any
+from langchain_hugginggpt.agent.lazy import lazy_exports
 
 # Exports resolve lazily, as in the agent package: the planner embeds with the packaged MiniLM
 # (embeddings.py) and needs none of the catalog's or FAISS retrieval's imports.
@@ -21,7 +20,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

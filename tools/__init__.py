@@ -5,8 +5,7 @@
     tool.invoke({"text": "Ada Lovelace lived in London."})
 """
 
-import importlib
-from typing import Any
+from langchain_hugginggpt.agent.lazy import lazy_exports
 
 # Exports resolve lazily, as in the agent package: the planner needs only the task table (tasks.py), not
 # LangChain's tool classes (base.py), whose import costs about a second.
@@ -19,7 +18,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)
