@@ -118,8 +118,8 @@ class LinkModel:
             spec = TASKS[step.task]
             for slot, kind in spec.inputs.items():
                 value = step.args.get(slot)
-                if not value:
-                    continue
+                if not value or (slot not in spec.required and not _REF.search(value)):
+                    continue  # an optional setting the step's words gave ("into French") is no input to rewire
                 now = [int(n) for n in _REF.findall(value)]
                 taken = linked(step)
                 best = max((j for j in others if feeds(steps[j].task, kind) and j not in taken

@@ -30,7 +30,7 @@ from langchain_hugginggpt.agent.planners.text import (
     parse,
 )
 from langchain_hugginggpt.agent.planners.wiring import (
-    complete_comparisons, fill_from_later, fill_step, produces_text, restatements)
+    complete_comparisons, fill_from_later, fill_step, name_languages, produces_text, restatements)
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
@@ -104,6 +104,7 @@ class RetrievalPlanner:
         fill_from_later(steps)
         complete_comparisons(steps, parsed)
         self._relink(steps, parsed)
+        name_languages(steps, parsed)
         # Last resort for text: what an earlier turn answered, when the request points back at it
         # ("now read that aloud"), else the request itself.
         last_text = (earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request)

@@ -15,6 +15,7 @@ from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.steps import Step, ancestors, input_of
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest, Resource, edit_instruction, question_in)
+from langchain_hugginggpt.tools.languages import named_languages
 from langchain_hugginggpt.tools.tasks import TASKS
 
 # Tasks whose output annotates their input (boxes, masks, depth): words for the picture after
@@ -256,6 +257,19 @@ def fill_from_later(steps: list[Step]) -> None:
                     step.args[slot] = f"<resource>-{j}"
                     step.deps.add(j)
                     break
+
+
+def name_languages(steps: list[Step], parsed: ParsedRequest) -> None:
+    """'Transcribe a.wav and translate it into French': a translation step takes the languages the request
+    names (its own words where it has several translation steps), so the engine translates into French even
+    when its text is an earlier step's output. Quoted text names no language for it."""
+    translations = [s for s in steps if s.task == "translation"]
+    for step in translations:
+        words = parsed.masked if len(translations) == 1 else parsed.masked[step.lo:step.hi]
+        source, target = named_languages(words)
+        for slot, language in (("target_lang", target), ("source_lang", source)):
+            if language and not step.args.get(slot):
+                step.args[slot] = language
 
 
 def complete_comparisons(steps: list[Step], parsed: ParsedRequest) -> None:

@@ -26,7 +26,7 @@ def test_follows_the_protocol_and_validates(planner):
 @pytest.mark.parametrize("request_, task, args", [
     ("Please caption holiday_photo.jpg.", "image-to-text", {"image": "holiday_photo.jpg"}),
     ("Translate 'Good morning, how did you sleep?' into Spanish.", "translation",
-     {"text": "Good morning, how did you sleep?"}),
+     {"text": "Good morning, how did you sleep?", "target_lang": "Spanish"}),
     ("In kitchen.jpg, how many cups are on the counter?", "object-detection", {"image": "kitchen.jpg"}),
     ("From the scanned receipt receipt_17.png, what was the total?", "document-question-answering",
      {"image": "receipt_17.png", "text": "what was the total?"}),
@@ -171,7 +171,7 @@ def test_example_bank_with_minilm_and_faiss():
      [("image-segmentation", {"image": "street.jpg"}), ("image-to-text", {"image": "<resource>-0"})]),
     ("Translate the summarized text 'The council met for five hours and agreed on a new budget.' into French",
      [("summarization", {"text": "The council met for five hours and agreed on a new budget."}),
-      ("translation", {"text": "<resource>-0"})]),
+      ("translation", {"text": "<resource>-0", "target_lang": "French"})]),
 ])
 def test_a_result_referred_to_implies_the_task_that_makes_it(planner, request_, plan):
     out = planner.plan(request_)

@@ -128,3 +128,20 @@ def test_an_asked_question_stays_the_question(planner):
     steps = by_task(planner.plan("Transcribe memo.wav, then answer a question about street.jpg using the "
                                  "transcript: what color is the car?"))
     assert steps["visual-question-answering"].args["text"] == "what color is the car?"
+
+
+def test_a_translation_step_takes_the_languages_the_request_names():
+    """The text of a chained translation is an earlier output, which names no language: the step's
+    target_lang carries "into German" to the engine, and TaskBench's export lists it."""
+    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+
+    planner = RetrievalPlanner()
+    plan = planner.plan("Transcribe talk.wav and then translate it into German.").plan
+    assert [(t.task, t.args) for t in plan.tasks] == [
+        ("automatic-speech-recognition", {"audio": "talk.wav"}),
+        ("translation", {"text": "<resource>-0", "target_lang": "German"})]
+    plan = planner.plan("Summarize notes.wav, then translate the summary from English to Japanese.").plan
+    assert {"target_lang": "Japanese", "source_lang": "English"}.items() <= plan.tasks[-1].args.items()
+    # a language inside the quoted text is the text's, not the step's
+    plan = planner.plan("Translate 'I want to go to Spain' please.").plan
+    assert plan.tasks[0].args == {"text": "I want to go to Spain"}

@@ -146,6 +146,13 @@ def test_generated_media_is_saved_with_the_right_type(online, ws):
         assert clip.getframerate() == 16000 and clip.getnframes() == 1600
 
 
+def test_a_fixed_pair_model_is_not_asked_for_another_language(online, ws):
+    engine = remote("translation", "Helsinki-NLP/opus-mt-en-es")
+    with pytest.raises(ExpertError, match="translates English into Spanish only, not into French"):
+        engine.run({"text": "good morning", "target_lang": "French"}, ws)
+    assert not FakeProvider.requests  # refused before any call
+
+
 def test_a_down_endpoint_names_model_url_and_status(online, ws):
     with pytest.raises(ExpertError) as failure:
         remote("text-to-image", "down/model").run({"text": "a cat"}, ws)

@@ -138,6 +138,16 @@ def test_seq2seq_tasks_generate_from_the_vocabulary(root, ws, task, key):
     assert item[key] == out.text and words(out.text) <= VOCAB | {",", ".", "?"}
 
 
+def test_a_fixed_pair_translation_model_refuses_another_target_language(root, ws):
+    folder = root / "Helsinki-NLP" / "opus-mt-en-es"  # a one-pair model's id names its pair
+    if not folder.exists():
+        tiny.save_bart(folder)
+    with pytest.raises(ExpertError, match="translates English into Spanish only, not into French"):
+        run("translation", folder, ws, text="the cat sat.", target_lang="French")
+    out = run("translation", folder, ws, text="the cat sat.", target_lang="Spanish", source_lang="English")
+    assert out.result[0]["translation_text"] == out.text
+
+
 def test_text_generation_continues_the_prompt(root, ws):
     out = run("text-generation", tiny.save_gpt2(root / "gpt2"), ws, text="the cat")
     generated = out.result[0]["generated_text"]

@@ -122,6 +122,15 @@ def test_apertium_names_a_pair_that_is_not_installed(workspace):
         run("translation", workspace, text="Translate 'good morning' into German")
 
 
+def test_apertium_follows_the_languages_the_plan_names(workspace):
+    """The planner writes "into Spanish" into the step's target_lang: the text alone (an earlier step's
+    output) names no language."""
+    out = run("translation", workspace, text="the black cat", target_lang="Spanish", source_lang="English")
+    assert "gato" in out["text"].lower() and "English -> Spanish" in out["note"]
+    with pytest.raises(ExpertError, match="no Apertium pair for English -> German"):
+        run("translation", workspace, text="the black cat", target_lang="German")
+
+
 def test_missing_binary_is_a_clear_reason(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))  # no apertium, flite or espeak-ng on it
     status = task_status("translation")

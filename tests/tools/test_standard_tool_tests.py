@@ -28,7 +28,7 @@ from tests.tools import _hf_tiny as tiny
 
 EXAMPLE_INPUTS = {"text": "Ada Lovelace lived in London.", "context": "Ada Lovelace lived in London.",
                   "text2": "Ada lived in London.", "labels": "science, sport", "image": "photo.png",
-                  "audio": "speech.wav", "video": "clip.mp4"}
+                  "audio": "speech.wav", "video": "clip.mp4", "target_lang": "Spanish", "source_lang": "English"}
 
 
 def example_args(spec: TaskSpec) -> dict[str, str]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import ExpertOutput
 from langchain_hugginggpt.tools.engines._hub import TransformersEngine, jsonable, torch_device
+from langchain_hugginggpt.tools.languages import pair_mismatch
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.workspace import Workspace
@@ -109,6 +110,12 @@ class Summarization(Seq2SeqGeneration):
 
 class Translation(Seq2SeqGeneration):
     output_key = "translation_text"
+
+    def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        problem = pair_mismatch(self.model_id, inputs.get("source_lang"), inputs.get("target_lang"))
+        if problem:  # a model of one fixed pair would answer in its own language, not the one asked for
+            raise self.fail(problem)
+        return super().predict(inputs, workspace)
 
 
 class QuestionAnswering(TransformersEngine):

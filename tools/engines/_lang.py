@@ -8,30 +8,8 @@ from typing import Any
 
 from langchain_hugginggpt.tools.base import Engine
 from langchain_hugginggpt.tools.engines._image_io import fail
-
-# ISO 639-1 code -> (English name, ISO 639-3 code). The languages the local engines can
-# meet: Apertium's English pairs in Debian and espeak-ng's main voices.
-LANGUAGES: dict[str, tuple[str, str]] = {
-    "en": ("English", "eng"),
-    "es": ("Spanish", "spa"),
-    "gl": ("Galician", "glg"),
-    "ca": ("Catalan", "cat"),
-    "eo": ("Esperanto", "epo"),
-    "eu": ("Basque", "eus"),
-    "is": ("Icelandic", "isl"),
-    "mk": ("Macedonian", "mkd"),
-    "sh": ("Serbo-Croatian", "hbs"),
-    "fr": ("French", "fra"),
-    "de": ("German", "deu"),
-    "it": ("Italian", "ita"),
-    "pt": ("Portuguese", "por"),
-    "nl": ("Dutch", "nld"),
-    "zh": ("Chinese", "zho"),
-    "ja": ("Japanese", "jpn"),
-    "ru": ("Russian", "rus"),
-}
-_BY_NAME = {name.lower(): code for code, (name, _) in LANGUAGES.items()}
-_BY_NAME.update({"castilian": "es", "mandarin": "zh", "croatian": "sh", "serbian": "sh", "bosnian": "sh"})
+from langchain_hugginggpt.tools.languages import (  # noqa: F401 (the engines import them from here)
+    LANGUAGES, SOURCE_RE, TARGET_RE, language_code, language_name)
 
 # A few very frequent function words per language: enough to tell the languages above
 # apart on a sentence or more. This is a heuristic, not a language-identification model.
@@ -55,20 +33,6 @@ def require_text(engine: Engine, inputs: dict[str, Any], slot: str = "text") -> 
     return value.strip()
 
 
-def language_code(name: str) -> str | None:
-    """'Spanish', 'es' or 'spa' -> 'es'; None for a language not in LANGUAGES."""
-    key = name.strip().lower()
-    if key in LANGUAGES:
-        return key
-    if key in _BY_NAME:
-        return _BY_NAME[key]
-    return next((code for code, (_, iso3) in LANGUAGES.items() if iso3 == key), None)
-
-
-def language_name(code: str) -> str:
-    return LANGUAGES.get(code, (code, code))[0]
-
-
 def guess_language(text: str, candidates: tuple[str, ...] = tuple(_STOPWORDS)) -> str:
     """The candidate whose function words occur most in `text` ('en' on a tie or no evidence)."""
     words = re.findall(r"[^\W\d_]+", text.lower())
@@ -77,9 +41,6 @@ def guess_language(text: str, candidates: tuple[str, ...] = tuple(_STOPWORDS)) -
     return best if counts.get(best) else "en"
 
 
-_LANGUAGE_WORDS = "|".join(sorted((re.escape(n) for n in _BY_NAME), key=len, reverse=True))
-_TARGET = re.compile(rf"\b(?:in|to|into)\s+({_LANGUAGE_WORDS})\b", re.IGNORECASE)
-_SOURCE = re.compile(rf"\bfrom\s+({_LANGUAGE_WORDS})\b", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“«'‘](.+?)[\"”»'’](?=\s|$|[.,:;!?)])", re.DOTALL)
 _INSTRUCTION = re.compile(r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:translate|say|write)\b", re.IGNORECASE)
 
@@ -88,8 +49,8 @@ def parse_translation_request(text: str) -> tuple[str, str | None, str | None]:
     """(text to translate, source code, target code) from a text that may carry an
     instruction: "Translate 'I love books' into Spanish", "to Spanish: the cat",
     or plain text (languages None)."""
-    target_match = _TARGET.search(text)
-    source_match = _SOURCE.search(text)
+    target_match = TARGET_RE.search(text)
+    source_match = SOURCE_RE.search(text)
     if not target_match and not source_match:
         return text, None, None
     target = language_code(target_match.group(1)) if target_match else None

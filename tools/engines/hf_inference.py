@@ -19,6 +19,7 @@ from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._hf_defaults import DIFFUSERS_DEFAULTS, INFERENCE_PREFIX, TRANSFORMERS_DEFAULTS
 from langchain_hugginggpt.tools.engines._hub import hub_offline, jsonable, register_default
 from langchain_hugginggpt.tools.engines._image_io import count_summary, draw_boxes, load_image, save_png
+from langchain_hugginggpt.tools.languages import pair_mismatch
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.workspace import Workspace
@@ -68,6 +69,13 @@ def _text_call(method: str, key: str, **params: Any) -> Call:
         text = out if isinstance(out, str) else out[key]
         return engine.output([{key: text}], text=text)
     return call
+
+
+def _translation(client, model, inputs, engine, workspace):
+    problem = pair_mismatch(model, inputs.get("source_lang"), inputs.get("target_lang"))
+    if problem:  # a model of one fixed pair would answer in its own language, not the one asked for
+        raise engine.fail(problem)
+    return _text_call("translation", "translation_text")(client, model, inputs, engine, workspace)
 
 
 def _object_detection(client, model, inputs, engine, workspace):
@@ -162,7 +170,7 @@ CALLS: dict[str, Call] = {
     "text-generation": _text_call("text_generation", "generated_text", max_new_tokens=256),
     "text2text-generation": _text_call("text_generation", "generated_text", max_new_tokens=256),
     "summarization": _text_call("summarization", "summary_text"),
-    "translation": _text_call("translation", "translation_text"),
+    "translation": _translation,
     "question-answering": _question_answering,
     "conversational": _conversational,
     "sentence-similarity": _sentence_similarity,
