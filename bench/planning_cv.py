@@ -44,6 +44,14 @@ ALONE = {"TF-IDF alone": ("tfidf_best_clause", 0.3), "MiniLM alone": ("minilm_be
 RESULTS = Path(__file__).resolve().parent / "data"
 
 
+def result_row(planner: str, r: dict[str, Any], log=None) -> dict[str, Any]:
+    """One planner's row of a saved table: n, the F1 metrics and NED of its report `r` (logged if `log`)."""
+    row = {"planner": planner, "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"]}
+    if log is not None:
+        log(json.dumps(row))
+    return row
+
+
 def results_file(folds: str) -> Path:
     return RESULTS / f"planning_cv_{folds}.json"
 
@@ -142,12 +150,7 @@ def round_gain(added: int, log=print) -> list[dict[str, Any]]:
             detector = fit_detector([s for _, s in train], [w for w, _ in train], embed=embed, folds=4)
             predictions[name] += predict(test, LearnedPlanner(detector, tasks=tasks), tools)
             log(f"round {held} held out, {name} round {added}: done")
-    out = []
-    for name, preds in predictions.items():
-        r = report(preds, tools)
-        out.append({"planner": f"learned, {name} round {added}", "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"]})
-        log(json.dumps(out[-1]))
-    return out
+    return [result_row(f"learned, {name} round {added}", report(preds, tools), log) for name, preds in predictions.items()]
 
 
 def wiring_with_gold_tasks(log=print) -> list[dict[str, Any]]:
@@ -162,9 +165,7 @@ def wiring_with_gold_tasks(log=print) -> list[dict[str, Any]]:
     for name, samples in sets.items():
         for label, links in (("rules' links", False), ("link model", None)):
             r = report(predict(samples, GoldTaskPlanner(samples, links=links, tools=tools), tools), tools)
-            out.append({"planner": f"gold tasks, {label}, {name}", "n": r["n"], **{m: r[m] for m in METRICS},
-                        "ned": r["ned"]})
-            log(json.dumps(out[-1]))
+            out.append(result_row(f"gold tasks, {label}, {name}", r, log))
     return out
 
 
@@ -191,12 +192,7 @@ def links_across_rounds(log=print) -> list[dict[str, Any]]:
             predictions = predict(test, GoldTaskPlanner(test, collect.model, links=links, tools=tools), tools)
             totals[label] += predictions
             log(json.dumps({"planner": label, "held out": f"round {held}", **{m: report(predictions, tools)[m] for m in METRICS}}))
-    out = []
-    for label, predictions in totals.items():
-        r = report(predictions, tools)
-        out.append({"planner": f"gold tasks, {label}", "n": r["n"], **{m: r[m] for m in METRICS}, "ned": r["ned"]})
-        log(json.dumps(out[-1]))
-    return out
+    return [result_row(f"gold tasks, {label}", report(predictions, tools), log) for label, predictions in totals.items()]
 
 
 def example_bank_check(log=print) -> list[dict[str, Any]]:
@@ -216,8 +212,7 @@ def example_bank_check(log=print) -> list[dict[str, Any]]:
     out = []
     for name, planner in candidates(detector, retrieval, tasks).items():
         r = score(gold, [plan_to_nodes(planner.plan(request).plan, tools) for request, _ in examples], tools)
-        out.append({"planner": name, **{m: r[m] for m in ("n", *METRICS)}, "ned": r["ned"]})
-        log(json.dumps(out[-1]))
+        out.append(result_row(name, r, log))
     return out
 
 

@@ -23,7 +23,8 @@ import numpy as np
 
 from langchain_hugginggpt.agent.planners.steps import Step, ancestors
 from langchain_hugginggpt.agent.planners.text import OUTPUT_REF, PARALLEL, RESULT_REF, SEQUENTIAL, ParsedRequest
-from langchain_hugginggpt.agent.planners.wiring import ANNOTATORS, NAMES_OUTPUT_OF, produces_text
+from langchain_hugginggpt.agent.planners.wiring import ANNOTATORS, NAMES_OUTPUT_OF, feeds, spare_quotes
+from langchain_hugginggpt.agent.schema import REFERENCE_RE
 from langchain_hugginggpt.tools.tasks import TASKS
 
 if TYPE_CHECKING:
@@ -36,17 +37,12 @@ FORMAT = 1
 # measures the setting on every round).
 KEEP = 0.4
 ADD = 0.5
-_REF = re.compile(r"<resource>-(\d+)")
 _WORD = re.compile(r"[a-z']+")
-
-
-def feeds(producer: str, kind: str) -> bool:
-    return TASKS[producer].output == kind or (kind == "text" and produces_text(producer))
 
 
 def linked(step: Step) -> set[int]:
     """The steps whose output this step's slots take now."""
-    return {int(n) for v in step.args.values() for n in _REF.findall(v)}
+    return {int(n) for v in step.args.values() for n in REFERENCE_RE.findall(v)}
 
 
 def candidates(steps: Sequence[Step], i: int) -> list[int]:
@@ -119,9 +115,9 @@ class LinkModel:
             spec = TASKS[step.task]
             for slot, kind in spec.inputs.items():
                 value = step.args.get(slot)
-                if not value or (slot not in spec.required and not _REF.search(value)):
+                if not value or (slot not in spec.required and not REFERENCE_RE.search(value)):
                     continue  # an optional setting the step's words gave ("into French") is no input to rewire
-                now = [int(n) for n in _REF.findall(value)]
+                now = [int(n) for n in REFERENCE_RE.findall(value)]
                 taken = linked(step)
                 best = max((j for j in others if feeds(steps[j].task, kind) and j not in taken
                             and i not in ancestors(steps, j)), key=lambda j: p[j], default=None)
@@ -183,8 +179,7 @@ def _own_value(parsed: ParsedRequest, steps: Sequence[Step], i: int, kind: str) 
     last one named before it, else any), or a quote no step uses for a text."""
     step = steps[i]
     if kind == "text":
-        used = {v for s in steps for v in s.args.values()}
-        return next((q.value for q in parsed.quotes if q.value not in used), None)
+        return next(iter(spare_quotes(parsed, steps)), None)
     files = [f for f in parsed.files if f.kind == kind]
     own = [f for f in files if step.lo <= f.start < step.hi]
     before = [f for f in files if f.start < step.mention.start]
@@ -194,6 +189,8 @@ def _own_value(parsed: ParsedRequest, steps: Sequence[Step], i: int, kind: str) 
 
 def gold_links(steps: Sequence[Step], nodes: Sequence["Node"], our_name) -> set[tuple[int, int]]:
     """(i, j) for every step i whose gold node takes the output of the gold node of step j's task."""
+    from langchain_hugginggpt.agent.eval.taskbench import NODE_REF_RE
+
     index = {our_name(n.task): k for k, n in enumerate(nodes)}
     step_of = {s.task: k for k, s in enumerate(steps)}
     out = set()
@@ -202,7 +199,7 @@ def gold_links(steps: Sequence[Step], nodes: Sequence["Node"], our_name) -> set[
         if k is None:
             continue
         for value in nodes[k].arguments:
-            for ref in re.findall(r"<node-(\d+)>", value):
+            for ref in NODE_REF_RE.findall(value):
                 source = int(ref)
                 if source < len(nodes) and our_name(nodes[source].task) in step_of:
                     out.add((i, step_of[our_name(nodes[source].task)]))

@@ -30,7 +30,7 @@ from langchain_hugginggpt.agent.planners.text import (
     parse,
 )
 from langchain_hugginggpt.agent.planners.wiring import (
-    complete_comparisons, fill_from_later, fill_step, name_languages, produces_text, restatements)
+    complete_comparisons, fill_from_later, fill_step, name_languages, produces_text, restatements, spare_quotes)
 from langchain_hugginggpt.agent.schema import Plan
 from langchain_hugginggpt.agent.validation import validate_plan
 from langchain_hugginggpt.tools.tasks import TASKS, TaskSpec
@@ -279,6 +279,5 @@ def _fallback_input(parsed: ParsedRequest, steps: list[Step], last_text: str, ki
     resort for any text (an earlier turn's answer the request points back at, else the request), for a text;
     the request's (or an earlier turn's) file, for a file."""
     if kind == "text":
-        used = {v for s in steps for v in s.args.values()}
-        return next((q.value for q in parsed.quotes if q.value not in used), last_text)
+        return next(iter(spare_quotes(parsed, steps)), last_text)
     return next((f.value for f in parsed.files + parsed.history if f.kind == kind), None)

@@ -101,6 +101,17 @@ def produces_text(task: str) -> bool:
     return TASKS[task].output == "text" or task == "object-detection"  # detection also reports its labels
 
 
+def feeds(producer: str, kind: str) -> bool:
+    """Whether the output of task `producer` can fill a slot of this kind."""
+    return TASKS[producer].output == kind or (kind == "text" and produces_text(producer))
+
+
+def spare_quotes(parsed: ParsedRequest, steps: list[Step]) -> list[str]:
+    """The quotes the request gives that no step's slot holds yet."""
+    used = {v for s in steps for v in s.args.values()}
+    return [q.value for q in parsed.quotes if q.value not in used]
+
+
 def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default: bool = True) -> None:
     step, spec = steps[i], TASKS[steps[i].task]
     scope = parsed.masked[step.lo:step.hi]
@@ -121,8 +132,7 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
     sibling = steps[i - 1] if i and parallel else None  # "... and also X": same inputs as the task before
 
     def earlier(kind: str) -> int | None:
-        producers = [j for j in range(i - 1, -1, -1)
-                     if TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))]
+        producers = [j for j in range(i - 1, -1, -1) if feeds(steps[j].task, kind)]
         named = [j for j in producers if any(p.search(scope) for p in NAMES_OUTPUT_OF.get(steps[j].task, ()))]
         return (named or producers or [None])[0]
 
@@ -182,8 +192,7 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
     if sibling is not None and not own_quotes:
         refs = [d for d in sibling.deps if produces_text(steps[d].task)]
         prev = refs[0] if refs else prev
-    used = {v for s in steps for v in s.args.values()}
-    spare_quotes = [q.value for q in parsed.quotes if q.value not in used]
+    spare = spare_quotes(parsed, steps)
     refers = prev is not None and (explicit or bool(RESULT_REF.search(scope)) or (chained and not parallel)
                                    or bool(named))
     question = question_in(parsed, step.lo, step.hi) or question_in(parsed)
@@ -208,16 +217,16 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
             step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
     elif name == "question-answering":
         step.args["text"] = question or parsed.text
-        context = [q.value for q in own_quotes if q.value != question] or [q for q in spare_quotes if q != question]
+        context = [q.value for q in own_quotes if q.value != question] or [q for q in spare if q != question]
         if prev is not None and (refers or not context):
             step.args["context"] = link(prev)
         elif context:
             step.args["context"] = context[0]
     elif name == "sentence-similarity":
         texts = [q.value for q in own_quotes]
-        if prev is not None and (refers or len(texts) + len(spare_quotes) < 2):
+        if prev is not None and (refers or len(texts) + len(spare) < 2):
             texts.insert(0, link(prev))
-        texts += [q for q in spare_quotes if q not in texts]
+        texts += [q for q in spare if q not in texts]
         if len(texts) >= 2:
             step.args["text"], step.args["text2"] = texts[0], texts[1]
         elif texts:  # the other side may come from a later step, else complete_comparisons
@@ -234,12 +243,12 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         content = _content(original) if name in _GENERATIVE else None
         if own_quotes and own_quotes[0].value != question and not (named and steps[named[0]].mention.implied):
             step.args["text"] = own_quotes[0].value
-        elif prev is not None and (refers or not (spare_quotes or content)):
+        elif prev is not None and (refers or not (spare or content)):
             step.args["text"] = link(prev)
         elif content:
             step.args["text"] = content
-        elif spare_quotes:
-            step.args["text"] = spare_quotes[0]
+        elif spare:
+            step.args["text"] = spare[0]
         # else left empty: a task named later may feed it (fill_from_later)
 
 
@@ -252,8 +261,7 @@ def fill_from_later(steps: list[Step]) -> None:
                 continue
             kind = spec.inputs[slot]
             for j in range(i + 1, len(steps)):
-                feeds = TASKS[steps[j].task].output == kind or (kind == "text" and produces_text(steps[j].task))
-                if feeds and i not in ancestors(steps, j):
+                if feeds(steps[j].task, kind) and i not in ancestors(steps, j):
                     step.args[slot] = f"<resource>-{j}"
                     step.deps.add(j)
                     break

@@ -32,13 +32,14 @@ def held_out(corpus):
     return [s for w in ("writer-1", "writer-5") for s in [s for x, s in corpus if x == w][300:400] if s.type != "single"]
 
 
-def test_relinking_wires_held_out_rows_at_least_as_well_as_the_rules(corpus, trained, hf_tools):
+def test_relinking_wires_held_out_rows_better_than_the_rules(corpus, trained, hf_tools):
     detector, model = trained
     rows = held_out(corpus)
     rules = report(predict(rows, GoldTaskPlanner(rows, detector, links=False), hf_tools), hf_tools)
     learned = report(predict(rows, GoldTaskPlanner(rows, detector, links=model), hf_tools), hf_tools)
     assert rules["node_f1"] == learned["node_f1"]  # the same tasks: only links change
-    assert learned["edge_f1"] >= rules["edge_f1"], (rules["edge_f1"], learned["edge_f1"])
+    # 84.67 -> 88.96 when written: a model that changed nothing would not pass
+    assert learned["edge_f1"] > rules["edge_f1"] + 1, (rules["edge_f1"], learned["edge_f1"])
     assert learned["invalid_plans"] == 0
 
 
