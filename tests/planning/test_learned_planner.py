@@ -13,7 +13,7 @@ from langchain_hugginggpt.agent.eval.taskbench import ToolSet, plan_to_nodes, pr
 from langchain_hugginggpt.agent.planners.detector import (  # noqa: E402
     DETECTOR_MODEL, FEATURES, LEARNED_RULE_SOURCES, TaskDetector)
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner  # noqa: E402
-from langchain_hugginggpt.agent.planners.taskset import TfidfTaskSet  # noqa: E402
+from langchain_hugginggpt.agent.planners.taskset import _CHARS, _WORDS, FittedTfidf, TfidfTaskSet, model_text  # noqa: E402
 from langchain_hugginggpt.agent.planners.text import parse  # noqa: E402
 from langchain_hugginggpt.agent.planners.train import corpus_dir, fit_detector, load_corpus_by_writer  # noqa: E402
 
@@ -284,3 +284,22 @@ def test_a_text_step_fed_only_by_another_text_step_gets_a_maker_for_the_unread_f
     quoted = parse("Here is letter_scan.png. Pick out the people in 'Ana met Kofi in Lima', then summarize that.")
     assert planner._with_makers(["token-classification", "summarization"], scores, quoted) == [
         "token-classification", "summarization"]
+
+
+@pytest.mark.parametrize("options", [_WORDS, {**_CHARS, "min_df": 2}], ids=["words", "characters"])
+def test_the_fitted_tfidf_transforms_as_scikit_learn_does(corpus, options):
+    """Planning applies the fitted TF-IDF without importing scikit-learn; it must give scikit-learn's vectors,
+    on corpus requests it was not fitted on and on odd text (empty, one letter, runs of spaces, accents)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    texts = [model_text(parse(s.request)) for _, s in corpus[:700]]
+    vectorizer = TfidfVectorizer(**options).fit(texts[:500])
+    ours = FittedTfidf(options, vectorizer.vocabulary_, vectorizer.idf_)
+    test = texts[500:] + ["", "a", "  odd   spacing\there ", "Un café très naïf", "x @IMG y"]
+    expected = vectorizer.transform(test).toarray()
+    got = np.zeros_like(expected)
+    for r, text in enumerate(test):
+        index, values = ours.row(text)
+        got[r, index] = values
+    assert np.abs(got - expected).max() < 1e-6
+    assert (expected > 0).sum(axis=1).min() == 0 and (expected > 0).sum() > 1000  # both cases are exercised
