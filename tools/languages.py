@@ -27,6 +27,8 @@ _NAMES = "|".join(sorted((re.escape(n) for n in _BY_NAME), key=len, reverse=True
 TARGET_RE = re.compile(rf"\b(?:in|to|into)\s+({_NAMES})\b", re.IGNORECASE)
 _INTO_RE = re.compile(rf"\b(?:to|into)\s+({_NAMES})\b", re.IGNORECASE)
 SOURCE_RE = re.compile(rf"\bfrom\s+({_NAMES})\b", re.IGNORECASE)
+# "a French translation", "the Italian version": the language names what the text becomes
+_MADE_IN_RE = re.compile(rf"\b({_NAMES})\s+(?:translation|version|rendering|subtitles?)\b", re.IGNORECASE)
 
 
 def language_code(name: str) -> str | None:
@@ -45,9 +47,10 @@ def language_name(code: str) -> str:
 
 def named_languages(text: str) -> tuple[str | None, str | None]:
     """(source, target) language names as the text writes them, capitalised: "from German into French"
-    -> ("German", "French"); None where it names none. "into X" names the target before "in X" does ("a
-    note in French; turn it into English text")."""
-    found = [SOURCE_RE.search(text), _INTO_RE.search(text) or TARGET_RE.search(text)]
+    -> ("German", "French"); None where it names none. "into X" and "an X translation" name the target
+    before "in X" does ("a note in French; turn it into English text", "a note in Dutch; I need a German
+    version")."""
+    found = [SOURCE_RE.search(text), _INTO_RE.search(text) or _MADE_IN_RE.search(text) or TARGET_RE.search(text)]
     source, target = (m.group(1)[:1].upper() + m.group(1)[1:] if m else None for m in found)
     return source, target
 

@@ -9,6 +9,8 @@ from langchain_hugginggpt.tools.languages import language_code, named_languages,
     ("translate it from german into French", ("German", "French")),
     ("a voice note in French; turn it into English text", (None, "English")),  # "into" names the target
     ("say it in Serbo-Croatian", (None, "Serbo-Croatian")),
+    ("a note in Dutch; I need a German version of it", (None, "German")),
+    ("transcribe it and give me a french translation", (None, "French")),
     ("make a picture of it", (None, None)),
 ])
 def test_named_languages(text, expected):
