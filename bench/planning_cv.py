@@ -23,7 +23,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -134,15 +134,15 @@ def cross_validate(folds: str = "round", log=print, ablate: bool = False) -> dic
     return results
 
 
-def round_gain(added: int, log=print) -> list[dict[str, Any]]:
-    """Does a writing round help on wording it was not written in? Each earlier round held out in turn, the
-    learned planner trained on the other earlier rounds without and with round `added`."""
+def round_gain(added: int, log=print, held_out: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """Does a writing round help on wording it was not written in? Each earlier round (or each of `held_out`)
+    held out in turn, the learned planner trained on the other earlier rounds without and with round `added`."""
     rows = corpus_rows()
     tools = ToolSet.load(HF_TOOLS)
     tasks = tools.our_tasks()
     embed = Embedder()
     predictions: dict[str, list] = {"without": [], "with": []}
-    for held in sorted({info["round"] for info, _ in rows} - {added}):
+    for held in sorted(set(held_out or {info["round"] for info, _ in rows}) - {added}):
         test = [s for info, s in rows if info["round"] == held]
         for name in predictions:
             train = [(info["writer"], s) for info, s in rows if info["round"] != held
@@ -226,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: train on the whole corpus and plan our example bank (prompts/examples)")
     parser.add_argument("--round-gain", type=int, metavar="N",
                         help="instead: each other round held out, trained without and with round N")
+    parser.add_argument("--held", type=int, nargs="+", metavar="R",
+                        help="with --round-gain: hold out only these rounds (default: every other round)")
     parser.add_argument("--links", action="store_true",
                         help="instead: the link model against the wiring rules, each round held out (planning_cv_links.json)")
     parser.add_argument("--gold-tasks", action="store_true",
@@ -233,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
     if args.round_gain:
-        saved = {"measured": time.strftime("%Y-%m-%d"), "rows": round_gain(args.round_gain, log)}
+        saved = {"measured": time.strftime("%Y-%m-%d"), "held out": args.held or "every other round",
+                 "rows": round_gain(args.round_gain, log, args.held)}
         results_file(f"round{args.round_gain}_gain").write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
         return 0
     if args.links:
