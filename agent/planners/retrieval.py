@@ -43,6 +43,10 @@ _TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
 # The rules that find tasks, in the order they are tried (`found_by_source`).
 RULE_SOURCES = ("cue", "bridge", "phrase", "implied", "unused_file")
 
+# Questions about the assistant itself: chit-chat, not a question for a model.
+_SMALL_TALK = re.compile(r"\b(?:how|who|what|where)\s+(?:are|were)\s+you\b|\bhow(?:'s|\s+is)\s+it\s+going\b|"
+                         r"\bwhat\s+(?:can|do)\s+you\s+do\b", re.I)
+
 
 class RetrievalPlanner:
     """The offline planner. `tasks` restricts the plan to a subset (e.g. a benchmark's tool list);
@@ -112,7 +116,13 @@ class RetrievalPlanner:
         for step in steps:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
                 step.args["text"] = last_text
-        steps = drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
+        planned, steps = steps, drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
+        question = next((s for s in planned if s.task == "question-answering"), None)
+        if not steps and question and "conversational" in self.tasks and not _SMALL_TALK.search(request):
+            # A question with no text to answer it from ("could you tell me more about the Louvre?") goes to the
+            # conversational model, which answers from what it knows, rather than to no plan at all; a question
+            # about the assistant itself ("how are you?") is chit-chat, which the chat model answers without a plan.
+            steps = [Step("conversational", question.mention, question.lo, question.hi, {"text": request})]
         plan = ordered_plan(steps)
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
         confidence, nearest = self._confidence(request, steps)
