@@ -118,9 +118,10 @@ class RetrievalPlanner:
                 step.args["text"] = last_text
         planned, steps = steps, drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
         question = next((s for s in planned if s.task == "question-answering"), None)
-        if not steps and question and "conversational" in self.tasks and not _SMALL_TALK.search(request):
-            # A question with no text to answer it from ("could you tell me more about the Louvre?") goes to the
-            # conversational model, which answers from what it knows, rather than to no plan at all; a question
+        if (not steps and question and "conversational" in self.tasks and not parsed.files
+                and not _SMALL_TALK.search(request)):
+            # A question with no text or file to answer it from ("could you tell me more about the Louvre?") goes to
+            # the conversational model, which answers from what it knows, rather than to no plan at all; a question
             # about the assistant itself ("how are you?") is chit-chat, which the chat model answers without a plan.
             steps = [Step("conversational", question.mention, question.lo, question.hi, {"text": request})]
         plan = ordered_plan(steps)

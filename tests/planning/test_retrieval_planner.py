@@ -223,3 +223,10 @@ def test_a_step_that_cannot_run_is_dropped_and_the_steps_that_used_it_fall_back(
         ("text-to-image", {"text": "draw a fox"}, set()), ("image-classification", {"image": "<resource>-0"}, {0})]
     # with nothing to fall back on, everything downstream of the dropped step goes
     assert drop_unfilled(steps) == []
+
+
+def test_a_question_about_a_named_file_is_no_question_for_the_conversational_model(planner):
+    """The conversational model answers from what it knows; a question about a file the request names is about
+    the file, even where no rule finds the step that reads it."""
+    out = planner.plan("I missed the standup, but I have standup_recording.wav. What did everyone talk about?")
+    assert "conversational" not in tasks(out)
