@@ -232,6 +232,14 @@ under it). Each of rounds 4, 5 and 6 held out with a detector trained on the rou
 68.85 / 72.73 to 90.21 / 67.77 / 72.35 and hf_dev from 74.92 / 38.58 / 44.63 to 72.17 / 36.20 / 43.13: on wording
 further from the corpus the detector is less sure of the tasks the rules rightly found.
 
+A question with nothing to answer it from (2026-11-27, fourth session): question answering needs a text to answer
+from, so a question with no text and no file ("Who painted the Mona Lisa?", "could you help me learn more about these
+historic marvels?") lost its only step and planned nothing. It now plans one conversational step on the request (both
+planners; the plan's confidence stays under 0.6, so a configured LLM still decides), except chit-chat about the
+assistant itself ("how are you?", "what can you do?"), which the chat model answers without a plan. hf_dev had one
+such empty plan, now none (node F1 74.92 -> 75.12; the rules 75.00 -> 75.18); the fresh set and our example bank had
+none and are unchanged.
+
 Measured and not kept (2026-11-27): a third scorer, the packaged MiniLM fine-tuned end to end on the corpus (mean
 pooling, one sigmoid per task, 2 epochs; run as int8 ONNX, 23 MB, ~4 ms a request). Alone, trained on rounds 1-3,
 it reads TaskBench's wording far better than TF-IDF alone: node F1 at threshold 0.3, 68.03 against 54.91 on hf_dev,
