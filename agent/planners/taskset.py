@@ -9,8 +9,8 @@ Both score a whole request and each of its clauses (`span_probabilities`): a lon
 dilutes a task's words in one vector, while the clause that asks for it still scores high.
 
 Each is stored as plain arrays (vocabulary, idf, weights) rather than a pickle: a model file is only data,
-loads under any scikit-learn release, and loading it runs no code. `TaskDetector` (detector.py) combines
-the two with the rules' evidence.
+loads and plans without scikit-learn (which only trains), and loading it runs no code. `TaskDetector`
+(detector.py) combines the two with the rules' evidence.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class FittedTfidf:
     """A fitted scikit-learn `TfidfVectorizer`'s transform (the options above, its vocabulary and idf) in
     plain Python and numpy: importing scikit-learn takes about a second, most of the time a planner takes to
     load, and planning needs only this much of it. Training still fits with scikit-learn;
-    tests/planning/test_taskset.py checks this against scikit-learn's own transform."""
+    tests/planning/test_learned_planner.py checks this against scikit-learn's own transform."""
 
     _SPACES = re.compile(r"\s\s+")
 
