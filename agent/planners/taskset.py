@@ -102,6 +102,9 @@ class FittedTfidf:
     _SPACES = re.compile(r"\s\s+")
 
     def __init__(self, options: dict[str, Any], vocabulary: dict[str, int], idf: np.ndarray) -> None:
+        # what `row` implements: lower-cased words or padded characters, sublinear tf, l2 norm
+        if not options.get("sublinear_tf") or options.get("norm", "l2") != "l2" or not options.get("lowercase", True):
+            raise ValueError(f"FittedTfidf applies sublinear, l2-normed, lower-cased TF-IDF only, not {options}")
         self.vocabulary, self.idf = vocabulary, np.asarray(idf, dtype=np.float64)
         self.low, self.high = options["ngram_range"]
         self.chars = options.get("analyzer") == "char_wb"

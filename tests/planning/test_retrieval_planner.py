@@ -108,9 +108,10 @@ def test_chit_chat_gives_an_empty_plan_with_low_confidence(planner):
 def test_a_question_with_nothing_to_answer_it_from_goes_to_the_conversational_model(planner, request_text):
     """Question answering needs a text to answer from; with none, the question is one for the conversational
     model (which answers from what it knows), not an empty plan. The learned planner does the same."""
+    from langchain_hugginggpt.agent.planners import default_planner
     from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
 
-    for each in (planner, LearnedPlanner(tasks=planner.tasks) if LearnedPlanner.installed() else planner):
+    for each in (planner, default_planner("learned") if LearnedPlanner.installed() else planner):
         out = each.plan(request_text)
         assert [(t.task, t.args) for t in out.plan.tasks] == [("conversational", {"text": request_text})]
         assert out.confidence < 0.6  # an LLM, where one is configured, still gets its say
