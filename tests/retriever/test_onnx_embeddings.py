@@ -74,3 +74,30 @@ def test_the_default_is_onnxruntime_where_it_is_installed_and_torch_on_request(m
     monkeypatch.setenv("HUGGINGGPT_EMBEDDINGS", "tensorflow")
     with pytest.raises(ValueError, match="unknown embeddings backend 'tensorflow'.*'auto', 'torch' or 'onnx'"):
         default_embeddings()
+
+
+def test_the_int8_encoder_is_made_once_and_stays_close_to_the_float_vectors(onnx, tmp_path):
+    from langchain_hugginggpt.retriever.minilm_onnx import INT8_FILE, MiniLMOnnx
+
+    path = tmp_path / INT8_FILE
+    made = MiniLMOnnx(path, int8=True)  # from the float export beside it, which it makes first
+    assert path.is_file() and (tmp_path / ONNX_FILE).is_file()
+    assert path.stat().st_size < (tmp_path / ONNX_FILE).stat().st_size / 3  # int8 weights, not float32
+    stamp = path.stat().st_mtime_ns
+    again = MiniLMOnnx(path, int8=True)
+    assert path.stat().st_mtime_ns == stamp  # loaded, not quantized again
+    ours, theirs = made.encode(TEXTS), np.asarray(onnx.embed_documents(TEXTS))
+    np.testing.assert_allclose(again.encode(TEXTS), ours, atol=1e-6)
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    cosines = (ours * theirs).sum(axis=1)
+    assert cosines.min() > 0.95 and not np.allclose(ours, theirs, atol=1e-4)  # close, yet quantized
+    # what the vectors are for: the nearest text is the same as with the float model
+    queries = ["transcribe this recording", "a kitten", "sentiment of financial text", "trouver des objets"]
+    assert ((made.encode(queries) @ ours.T).argmax(1) == (np.asarray(onnx.embed_documents(queries)) @ theirs.T).argmax(1)).all()
+
+
+def test_the_planner_embeds_with_the_int8_encoder():
+    from langchain_hugginggpt.agent.planners.taskset import minilm_vectors
+    from langchain_hugginggpt.retriever.minilm_onnx import MiniLMOnnx
+
+    np.testing.assert_allclose(minilm_vectors(TEXTS), MiniLMOnnx(int8=True).encode(TEXTS), atol=1e-6)
