@@ -199,7 +199,9 @@ its optional `target_lang` and `source_lang` slots ("transcribe talk.wav and tra
 chained translation got only the earlier step's text, which names no language, so the engine picked its default
 pair (Apertium: English -> Spanish) whatever the user asked; now Apertium translates into the named language or
 says which pair is missing, and a one-pair hub model (Helsinki-NLP/opus-mt-en-es, local or through HF Inference)
-refuses another language by name instead of answering in its own. The plan's TaskBench export lists the language as
+refuses another language by name instead of answering in its own. Through HF Inference a many-language model
+(NLLB, mBART-50, M2M100) is sent both languages in its own codes (`fra_Latn`, `fr_XX`, `fr`), the text taken as
+English where only the target is named, and it refuses a language it does not list (fifth session). The plan's TaskBench export lists the language as
 an argument, as TaskBench's own plans often do ("French"): hf_dev arg-value F1 44.15 -> 45.39 (the rules alone 44.82
 -> 45.95). Our fresh set and our example bank were written to the tool list's one-input Translation and never list
 one: 74.77 -> 72.57 and 78.40 -> 76.69 there. The slots are there for what the engine does, not for either score.

@@ -70,3 +70,44 @@ def pair_mismatch(model_id: str, source: str | None, target: str | None) -> str 
             return (f"this model translates {language_name(has_source)} into {language_name(has_target)} only, "
                     f"not {side} {asked}: choose a translation model for that pair")
     return None
+
+
+# Many-language translation models name their languages in codes of their own, and need both sides named
+# (src_lang / tgt_lang): NLLB in FLORES-200 codes, mBART-50 in its locale codes, M2M100 in ISO 639-1.
+# Serbo-Croatian ("sh") is read as Croatian, the variety these models list in the Latin script.
+_FLORES = {
+    "en": "eng_Latn", "es": "spa_Latn", "gl": "glg_Latn", "ca": "cat_Latn", "eo": "epo_Latn", "eu": "eus_Latn",
+    "is": "isl_Latn", "mk": "mkd_Cyrl", "sh": "hrv_Latn", "fr": "fra_Latn", "de": "deu_Latn", "it": "ita_Latn",
+    "pt": "por_Latn", "nl": "nld_Latn", "zh": "zho_Hans", "ja": "jpn_Jpan", "ru": "rus_Cyrl", "ko": "kor_Hang",
+    "ar": "arb_Arab", "hi": "hin_Deva", "sv": "swe_Latn", "pl": "pol_Latn", "tr": "tur_Latn", "el": "ell_Grek",
+    "he": "heb_Hebr", "vi": "vie_Latn", "uk": "ukr_Cyrl", "cs": "ces_Latn", "da": "dan_Latn", "fi": "fin_Latn",
+    "no": "nob_Latn", "ro": "ron_Latn",
+}
+_MBART50 = {
+    "en": "en_XX", "es": "es_XX", "gl": "gl_ES", "mk": "mk_MK", "sh": "hr_HR", "fr": "fr_XX", "de": "de_DE",
+    "it": "it_IT", "pt": "pt_XX", "nl": "nl_XX", "zh": "zh_CN", "ja": "ja_XX", "ru": "ru_RU", "ko": "ko_KR",
+    "ar": "ar_AR", "hi": "hi_IN", "sv": "sv_SE", "pl": "pl_PL", "tr": "tr_TR", "he": "he_IL", "vi": "vi_VN",
+    "uk": "uk_UA", "cs": "cs_CZ", "fi": "fi_FI", "ro": "ro_RO",
+}
+_M2M100 = {code: ("hr" if code == "sh" else code) for code in LANGUAGES if code not in ("eo", "eu")}
+_MANY = ((re.compile(r"nllb", re.I), _FLORES), (re.compile(r"mbart-large-50", re.I), _MBART50),
+         (re.compile(r"m2m100", re.I), _M2M100))
+
+
+def language_parameters(model_id: str, source: str | None, target: str | None) -> tuple[dict[str, str], str | None]:
+    """For a many-language model (NLLB, mBART-50, M2M100): its `src_lang` and `tgt_lang` for the languages a
+    step names, or why it cannot run (the target not named, a language the model does not list). The text is
+    taken as English where only the target is named and is not English. ({}, None) for any other model."""
+    codes = next((table for pattern, table in _MANY if pattern.search(model_id)), None)
+    if codes is None:
+        return {}, None
+    if not target:
+        return {}, f"{model_id} translates between many languages: name the one to translate into (target_lang)"
+    target_code = language_code(target)
+    if not source and target_code == "en":
+        return {}, f"{model_id} needs the language of the text to translate it into English: name it (source_lang)"
+    source_code = language_code(source) if source else "en"
+    for asked, code, side in ((source, source_code, "from"), (target, target_code, "into")):
+        if code not in codes:
+            return {}, f"{model_id} does not translate {side} {asked}"
+    return {"src_lang": codes[source_code], "tgt_lang": codes[target_code]}, None

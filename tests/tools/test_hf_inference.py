@@ -49,6 +49,8 @@ class FakeProvider(BaseHTTPRequestHandler):
             return self._send(503, "application/json", b'{"error": "Model down/model is currently loading"}')
         if model == "facebook/detr-resnet-50":
             return self._send(200, "application/json", json.dumps(DETECTIONS).encode())
+        if model == "facebook/nllb-200-distilled-600M":
+            return self._send(200, "application/json", json.dumps([{"translation_text": "Bonjour à tous"}]).encode())
         if model == "tiny/sd":
             buffer = io.BytesIO()
             Image.new("RGB", (24, 16), (200, 30, 30)).save(buffer, "PNG")
@@ -151,6 +153,24 @@ def test_a_fixed_pair_model_is_not_asked_for_another_language(online, ws):
     with pytest.raises(ExpertError, match="translates English into Spanish only, not into French"):
         engine.run({"text": "good morning", "target_lang": "French"}, ws)
     assert not FakeProvider.requests  # refused before any call
+
+
+def test_a_many_language_model_is_told_both_languages_in_its_own_codes(online, ws):
+    engine = remote("translation", "facebook/nllb-200-distilled-600M")
+    out = engine.run({"text": "hello everyone", "target_lang": "French"}, ws)
+    assert out.text == "Bonjour à tous"
+    body = json.loads(FakeProvider.requests[-1]["body"])
+    assert body["inputs"] == "hello everyone"
+    assert body["parameters"]["src_lang"] == "eng_Latn" and body["parameters"]["tgt_lang"] == "fra_Latn"
+    engine.run({"text": "Guten Morgen", "source_lang": "German", "target_lang": "en"}, ws)
+    parameters = json.loads(FakeProvider.requests[-1]["body"])["parameters"]
+    assert (parameters["src_lang"], parameters["tgt_lang"]) == ("deu_Latn", "eng_Latn")
+    calls = len(FakeProvider.requests)
+    with pytest.raises(ExpertError, match="translates between many languages: name the one to translate into"):
+        engine.run({"text": "hello"}, ws)
+    with pytest.raises(ExpertError, match="needs the language of the text to translate it into English"):
+        engine.run({"text": "Guten Morgen", "target_lang": "English"}, ws)
+    assert len(FakeProvider.requests) == calls  # refused before any call
 
 
 def test_a_down_endpoint_names_model_url_and_status(online, ws):

@@ -19,7 +19,7 @@ from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._hf_defaults import DIFFUSERS_DEFAULTS, INFERENCE_PREFIX, TRANSFORMERS_DEFAULTS
 from langchain_hugginggpt.tools.engines._hub import hub_offline, jsonable, register_default
 from langchain_hugginggpt.tools.engines._image_io import count_summary, draw_boxes, load_image, save_png
-from langchain_hugginggpt.tools.languages import pair_mismatch
+from langchain_hugginggpt.tools.languages import language_parameters, pair_mismatch
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.workspace import Workspace
@@ -72,10 +72,16 @@ def _text_call(method: str, key: str, **params: Any) -> Call:
 
 
 def _translation(client, model, inputs, engine, workspace):
-    problem = pair_mismatch(model, inputs.get("source_lang"), inputs.get("target_lang"))
-    if problem:  # a model of one fixed pair would answer in its own language, not the one asked for
+    source, target = inputs.get("source_lang"), inputs.get("target_lang")
+    # a model of one fixed pair would answer in its own language, not the one asked for; a many-language one
+    # needs both languages in its own codes
+    codes, problem = language_parameters(model, source, target)
+    problem = pair_mismatch(model, source, target) or problem
+    if problem:
         raise engine.fail(problem)
-    return _text_call("translation", "translation_text")(client, model, inputs, engine, workspace)
+    out = client.translation(engine.require(inputs, "text"), model=model, **codes)
+    text = out if isinstance(out, str) else out["translation_text"]
+    return engine.output([{"translation_text": text}], text=text)
 
 
 def _object_detection(client, model, inputs, engine, workspace):
