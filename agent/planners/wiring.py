@@ -214,7 +214,8 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         if question is None and source is not None:  # "answer a question using the summary"
             step.args["text"] = link(source)
         else:
-            step.args["text"] = question or (own_quotes[0].value if own_quotes else _content(original) or parsed.text)
+            step.args["text"] = question or (own_quotes[0].value if own_quotes else
+                                               _content(original, parsed.masked[step.lo:step.hi]) or parsed.text)
     elif name == "question-answering":
         step.args["text"] = question or parsed.text
         context = [q.value for q in own_quotes if q.value != question] or [q for q in spare if q != question]
@@ -240,7 +241,7 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
             step.args["text"] = edit_instruction(parsed, step.lo, step.hi) or parsed.text
     elif "text" in spec.required and "text" not in step.args:
         # The text this task works on: its own quote, an earlier output, its own words, a spare quote.
-        content = _content(original) if name in _GENERATIVE else None
+        content = _content(original, parsed.masked[step.lo:step.hi]) if name in _GENERATIVE else None
         if own_quotes and own_quotes[0].value != question and not (named and steps[named[0]].mention.implied):
             step.args["text"] = own_quotes[0].value
         elif prev is not None and (refers or not (spare or content)):
@@ -313,10 +314,14 @@ def _instruction_source(words: str, after: int, own: tuple[int, int], producers:
     return None
 
 
-def _content(text: str) -> str | None:
-    """What a generative task should make, from its own words: 'an image of a red fox' -> 'a red fox'."""
-    match = _CONTENT.search(text)
+def _content(text: str, masked: str) -> str | None:
+    """What a generative task should make, from its own words: 'an image of a red fox' -> 'a red fox'.
+    Read on the masked words (`masked`, same offsets as `text`), so that a quote's own punctuation ends
+    nothing and a quote is never cut in two; it ends before a quote, a file or a new line, and one that begins at
+    a quote or a file is none of these words (the quote itself is then the text)."""
+    match = _CONTENT.search(masked)
     if not match or _LEAD_REF.match(match.group(1).strip()):
         return None
-    content = re.split(r"[,;.!?]|\b(?:and then|then|and also|and)\b", match.group(1))[0].strip()
+    end = re.search(r"[,;.!?]|\b(?:and then|then|and also|and)\b|\n|@(?:IMG|AUD|VID|TXT|Q\d)", masked[match.start(1):])
+    content = text[match.start(1):match.start(1) + end.start() if end else len(masked)].strip()
     return content if len(content) > 2 else None

@@ -95,6 +95,17 @@ def test_question_over_a_quoted_passage(planner):
     assert out.plan.tasks[0].args == {"text": "Who wrote it?", "context": "The novel was written by Mary Shelley in 1818."}
 
 
+@pytest.mark.parametrize("request_, text", [
+    # a quoted question is the whole text to reply to, not cut at its first punctuation (was '"Any tips ... shifts')
+    ('Reply: "Any tips for staying awake during night shifts?"', "Any tips for staying awake during night shifts?"),
+    ('reply to this: "What would make a skate park look fun, at night?"', "What would make a skate park look fun, at night?"),
+    ('Continue this story: "It was late. The last bus had gone."', "It was late. The last bus had gone."),
+])
+def test_a_generative_step_takes_a_quote_whole(planner, request_, text):
+    out = planner.plan(request_)
+    assert out.plan.tasks[0].args["text"] == text
+
+
 def test_chit_chat_gives_an_empty_plan_with_low_confidence(planner):
     for request in ("Hello there, how are you?", "What can you do?"):
         out = planner.plan(request)
