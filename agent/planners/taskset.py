@@ -90,7 +90,7 @@ def _encoder() -> Callable[[list[str]], np.ndarray]:
 
 def minilm_vectors(texts: Sequence[str]) -> np.ndarray:
     """The packaged all-MiniLM-L6-v2 embedding of each text with int8 weights (unit vectors, float32):
-    the vectors the detector trains and plans on, about twice as fast as the float model's."""
+    the vectors the detector trains and plans on, in about 0.5-0.7x the float model's time (docs/benchmarks.md)."""
     return _encoder()(list(texts))
 
 
