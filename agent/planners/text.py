@@ -125,8 +125,46 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
         token = label[: end - start].ljust(end - start)
         masked[start:end] = list(token)
     masked_text = "".join(masked)
+    # text pasted after a colon, unquoted, is a quote for the steps (not masked: the models read its words)
+    quotes = sorted(quotes + pasted_texts(text, masked_text), key=lambda q: q.start)
     return ParsedRequest(text=text, masked=masked_text, files=files, quotes=quotes,
                          clauses=split_clauses(masked_text), history=list(history or []))
+
+
+# "Here is one line: In May 1987 the club ...", "continue this opening: The last bus ... there., and then":
+# a colon after a word that names a text, then a capitalised passage.
+_PASTE_LEAD = re.compile(r"\b(?:this|these|following|that|here(?:'s| is| it is| are)?|line|lines|opening|message|notice|"
+                         r"text|passage|paragraph|sentence|note|rule|report|blurb|review|story|statement|words|summary|"
+                         r"post|email|tweet|phrase|quote|excerpt|snippet|extract|announcement|leaflet|article)\b"
+                         r"[^:.?!\n@]{0,25}:[ \t]+(?=(?-i:[A-Z0-9]))", re.I)
+# a sentence that starts with one of these is the request again, not the passage
+_RESUMES = re.compile(r"(?:could|can|would|will|please|first(?:ly)?|then|after|afterwards|next|lastly|finally|also|"
+                      r"and|now|once|find|tell|translate|summari[sz]e|make|turn|give|use|take|put|read|write|answer|"
+                      r"check|compare|create|generate|draw|boil|condense|shorten|based|using|working|looking|keep|pull|"
+                      r"mark|tag|identify|pick|extract|classify|label|voice|say|speak|reply|respond|continue|expand|"
+                      r"carry|thanks|thank|i|i'd|i'm|i've|my|so|what|how|which|who|where|when|why|is|are|do|does)\b", re.I)
+
+
+def pasted_texts(text: str, masked: str) -> list[Resource]:
+    """Passages pasted after a colon without quotes: from the colon to a sentence-end followed by a comma,
+    else to the first sentence that goes back to asking (`_RESUMES`), else to the end; never over a quote or
+    a file (they are masked)."""
+    found = []
+    for lead in _PASTE_LEAD.finditer(masked):
+        start = lead.end()
+        if found and start < found[-1].stop:
+            continue
+        rest = masked[start:]
+        end = len(rest)
+        for boundary in re.finditer(r"(?<=[.?!])(?:,|\s+(?=\S))", rest):
+            if boundary.group(0) == "," or _RESUMES.match(rest, boundary.end()):
+                end = boundary.start()
+                break
+        end = min(end, rest.find("@") if "@" in rest else end)
+        passage = text[start:start + end].strip()
+        if len(passage) >= 12 and len(passage.split()) >= 3:
+            found.append(Resource(passage, "text", start, start + len(text[start:start + end].rstrip())))
+    return found
 
 
 def split_clauses(masked: str) -> list[Clause]:

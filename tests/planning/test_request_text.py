@@ -19,3 +19,32 @@ def test_a_quoted_question_with_an_apostrophe_is_asked_whole(planner):
     plan = planner.plan("In the scanned report report.png, answer 'What is the Q1's total revenue?'").plan
     assert [(t.task, t.args["text"]) for t in plan.tasks] == [
         ("document-question-answering", "What is the Q1's total revenue?")]
+
+
+@pytest.mark.parametrize("request_, pasted", [
+    # to a sentence-end and a comma ("., and then")
+    ("Could you continue this opening: The last bus never stopped at the quarry, yet someone rang the bell., and then "
+     "tag the names?", ["The last bus never stopped at the quarry, yet someone rang the bell."]),
+    # several sentences, to the one that goes back to asking
+    ("The board sent me this notice: The city will deliver compost on 12 April between 8 and 10 a.m. Bring gloves. "
+     "Find out from it when the compost arrives.", ["The city will deliver compost on 12 April between 8 and 10 a.m. "
+                                                    "Bring gloves."]),
+    ("Summarize this: The meeting ran long. We agreed on the budget.", ["The meeting ran long. We agreed on the budget."]),
+    # not a passage: a lower-case instruction, a quote (already one), a step label
+    ("Edit the photo as follows: make the sky orange.", []),
+    ('Reply to this: "Any tips for staying awake?"', ["Any tips for staying awake?"]),
+    ("Step 1: Caption photo.jpg", []),
+])
+def test_text_pasted_after_a_colon_is_a_quote(request_, pasted):
+    assert [q.value for q in parse(request_).quotes] == pasted
+
+
+def test_a_pasted_passage_is_the_text_a_step_works_on():
+    from langchain_hugginggpt.agent.planners import default_planner
+
+    request_ = ("Summarize this notice: The city will deliver compost on Saturday 12 April between 8 and 10 a.m. "
+                "Members are asked to bring gloves. Then read the summary aloud.")
+    plan = default_planner("learned").plan(request_).plan
+    assert [(t.task, t.args["text"]) for t in plan.tasks] == [
+        ("summarization", "The city will deliver compost on Saturday 12 April between 8 and 10 a.m. Members are asked "
+                          "to bring gloves."), ("text-to-speech", "<resource>-0")]
