@@ -279,7 +279,7 @@ set score the same. Text pasted after a colon without quotes ("Here is one line:
 last bus ... there., and then ...") is now read as a quote (text.py `pasted_texts`: a colon after a word that names a
 text, a capitalised passage, up to a sentence-end and a comma or the first sentence that goes back to asking). It is
 not masked, so the models read the same words as before and need no retraining. Such arguments taken whole, of the
-corpus's: round 1 425 -> 477 of 648, round 4 32 -> 69 of 127, round 6 64 -> 106 of 157. Every round then scores
+corpus's: round 1 425 -> 475 of 648, round 4 32 -> 69 of 127, round 6 64 -> 106 of 157. Every round then scores
 equal or higher (arg-value round 2 79.56 -> 80.59, round 4 73.99 -> 75.52, round 6 68.72 -> 70.27; edge round 4 84.44
 -> 85.37, round 6 77.53 -> 78.48). The fresh set is unchanged; on hf_dev arg-value F1 falls 44.73 -> 44.50 from one
 request, whose "Imagine this: I've written this beautiful short story ..." is read as a pasted passage. The rule was
