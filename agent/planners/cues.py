@@ -152,24 +152,15 @@ def _names_output(request: ParsedRequest, mention: Mention) -> bool:
     return bool(_REFERENCE.search(before) and _OUTPUT_NOUN.fullmatch(mention.cue))
 
 
-# The last requests' mentions: one plan reads them twice (the rules, and the detector's dropped-cue evidence),
-# and the few hundred cue patterns are ~2.5 ms a request. Keyed by the text, from which parse() derives the rest.
-_RECENT: dict[tuple[str, str], tuple[Mention, ...]] = {}
-
-
 def find_mentions(request: ParsedRequest) -> list[Mention]:
     """Every cue in the request, resolved to a task; in order of position. A participle after
     'the' ('the translated text', 'the edited photo') names the result of a task that runs
-    before (`implied`): the planner adds that task only when nothing else asks for it. Fresh
-    copies each time: callers rename a mention's task."""
-    key = (request.text, request.masked)
-    found = _RECENT.get(key)
-    if found is None:
-        found = tuple(_find_mentions(request))
-        if len(_RECENT) >= 16:
-            _RECENT.pop(next(iter(_RECENT)), None)
-        _RECENT[key] = found
-    return [dataclasses.replace(m) for m in found]
+    before (`implied`): the planner adds that task only when nothing else asks for it. Found once per
+    parsed request (a plan reads them twice; the few hundred cue patterns are ~2.5 ms a request) and handed
+    out as fresh copies: callers rename a mention's task."""
+    if request.mentions is None:
+        request.mentions = tuple(_find_mentions(request))
+    return [dataclasses.replace(m) for m in request.mentions]
 
 
 def _find_mentions(request: ParsedRequest) -> list[Mention]:

@@ -73,6 +73,8 @@ class ParsedRequest:
     quotes: list[Resource] = field(default_factory=list)
     clauses: list[Clause] = field(default_factory=list)
     history: list[Resource] = field(default_factory=list)  # files earlier turns named or produced, oldest first
+    # its cues, found once (cues.find_mentions): a plan reads them twice, the rules and the detector's evidence
+    mentions: tuple | None = field(default=None, repr=False, compare=False)
 
     def files_of(self, kind: str) -> list[Resource]:
         return [f for f in self.files if f.kind == kind]
@@ -160,7 +162,8 @@ def pasted_texts(text: str, masked: str) -> list[Resource]:
             if boundary.group(0) == "," or _RESUMES.match(rest, boundary.end()):
                 end = boundary.start()
                 break
-        end = min(end, rest.find("@") if "@" in rest else end)
+        at = rest.find("@")
+        end = min(end, at) if at >= 0 else end
         passage = text[start:start + end].strip()
         if len(passage) >= 12 and len(passage.split()) >= 3:
             found.append(Resource(passage, "text", start, start + len(text[start:start + end].rstrip())))

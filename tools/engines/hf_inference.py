@@ -79,9 +79,7 @@ def _translation(client, model, inputs, engine, workspace):
     problem = pair_mismatch(model, source, target) or problem
     if problem:
         raise engine.fail(problem)
-    out = client.translation(engine.require(inputs, "text"), model=model, **codes)
-    text = out if isinstance(out, str) else out["translation_text"]
-    return engine.output([{"translation_text": text}], text=text)
+    return _text_call("translation", "translation_text", **codes)(client, model, inputs, engine, workspace)
 
 
 def _object_detection(client, model, inputs, engine, workspace):
