@@ -111,3 +111,14 @@ def language_parameters(model_id: str, source: str | None, target: str | None) -
         if code not in codes:
             return {}, f"{model_id} does not translate {side} {asked}"
     return {"src_lang": codes[source_code], "tgt_lang": codes[target_code]}, None
+
+
+def translation_languages(model_id: str, source: str | None, target: str | None) -> dict[str, str]:
+    """What a translation engine sends its model for the languages a step names: {} for a model that needs
+    none, `src_lang` / `tgt_lang` in a many-language model's codes. Raises ValueError naming the problem where
+    the model cannot do what the step asks (a fixed pair asked for another language, a language not listed)."""
+    codes, problem = language_parameters(model_id, source, target)
+    problem = pair_mismatch(model_id, source, target) or problem
+    if problem:
+        raise ValueError(problem)
+    return codes

@@ -69,6 +69,33 @@ def save_bart(folder: Path) -> Path:
     return folder
 
 
+def save_m2m100(folder: Path) -> Path:
+    """A many-language translation model (M2M100): its SentencePiece vocabulary trained here on WORDS, and
+    a token for each of its 100 languages (__fr__), which its tokenizer puts before the text."""
+    import io
+
+    import sentencepiece as spm
+    from transformers import M2M100Config, M2M100ForConditionalGeneration, M2M100Tokenizer
+
+    _seed()
+    folder.mkdir(parents=True, exist_ok=True)
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter([" ".join(WORDS)] * 4), model_writer=model,
+                                   vocab_size=len(set(WORDS)) + 4, model_type="word", bos_id=0, pad_id=1, eos_id=2,
+                                   unk_id=3, minloglevel=2)
+    (folder / "sentencepiece.bpe.model").write_bytes(model.getvalue())
+    pieces = spm.SentencePieceProcessor(model_proto=model.getvalue())
+    (folder / "vocab.json").write_text(json.dumps({pieces.id_to_piece(i): i for i in range(pieces.get_piece_size())}))
+    tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"))
+    config = M2M100Config(vocab_size=max(tokenizer.lang_token_to_id.values()) + 1, d_model=16, encoder_layers=1,
+                          decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=32,
+                          decoder_ffn_dim=32, max_position_embeddings=64, pad_token_id=1, bos_token_id=0,
+                          eos_token_id=2, decoder_start_token_id=2)
+    M2M100ForConditionalGeneration(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def save_gpt2(folder: Path, chat_template: str | None = None) -> Path:
     from transformers import GPT2Config, GPT2LMHeadModel
 

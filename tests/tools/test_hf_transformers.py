@@ -172,6 +172,40 @@ def test_sentence_similarity_with_the_real_minilm_from_pypi(ws):
     assert -1 <= far.result[0] <= close.result[0] <= 1
 
 
+
+def test_a_many_language_model_reads_the_source_language_and_answers_in_the_target(root, ws, monkeypatch):
+    from transformers import M2M100ForConditionalGeneration
+
+    folder = root / "facebook" / "m2m100_tiny"  # the id says which codes the model speaks
+    if not folder.exists():
+        tiny.save_m2m100(folder)
+    calls = []
+    generate = M2M100ForConditionalGeneration.generate
+
+    def spy(model, *args, **kwargs):  # the real generate, its input and output recorded
+        out = generate(model, *args, **kwargs)
+        calls.append((kwargs["input_ids"][0].tolist(), out[0].tolist()))
+        return out
+
+    monkeypatch.setattr(M2M100ForConditionalGeneration, "generate", spy)
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    for (source, target), (source_code, target_code) in {("English", "French"): ("en", "fr"),
+                                                         ("German", "Spanish"): ("de", "es")}.items():
+        out = run("translation", folder, ws, text="the cat sat.", source_lang=source, target_lang=target)
+        source_ids, output_ids = calls[-1]
+        # the text is read as the source language and the output starts with the target's token
+        assert source_ids[0] == tokenizer.get_lang_id(source_code)
+        assert output_ids[1] == tokenizer.get_lang_id(target_code)
+        assert out.result[0]["translation_text"] == out.text and out.note == f"{source_code} -> {target_code}"
+    run("translation", folder, ws, text="the cat sat.", target_lang="Japanese")  # the text taken as English
+    assert calls[-1][0][0] == tokenizer.get_lang_id("en") and calls[-1][1][1] == tokenizer.get_lang_id("ja")
+    with pytest.raises(ExpertError, match="name the one to translate into"):
+        run("translation", folder, ws, text="the cat sat.")
+    with pytest.raises(ExpertError, match="does not translate into Klingon"):
+        run("translation", folder, ws, text="the cat sat.", target_lang="Klingon")
+
 # --- vision -----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

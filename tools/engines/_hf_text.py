@@ -5,11 +5,12 @@ pipelines did, on the same model classes)."""
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import ExpertOutput
 from langchain_hugginggpt.tools.engines._hub import TransformersEngine, jsonable, torch_device
-from langchain_hugginggpt.tools.languages import pair_mismatch
+from langchain_hugginggpt.tools.languages import translation_languages
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.workspace import Workspace
@@ -87,20 +88,39 @@ class Seq2SeqGeneration(TransformersEngine):
     max_new_tokens: ClassVar[int] = 256
 
     def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
+        output = self.generate(self.require(inputs, "text"))
+        return ExpertOutput(model=self.model_id, result=[{self.output_key: output}], text=output)
+
+    def generate(self, text: str, src_lang: str | None = None, tgt_lang: str | None = None) -> str:
+        """The model's output for `text`; a many-language model reads `src_lang` before the text and is made to
+        start its output with `tgt_lang` (the model's own codes: NLLB's fra_Latn, M2M100's fr)."""
         import torch
 
-        text = self.require(inputs, "text")
         tokenizer = self.pretrained("AutoTokenizer")
         model = self.pretrained("AutoModelForSeq2SeqLM")
         params = (getattr(model.config, "task_specific_params", None) or {}).get(self.prefix_key or "", {})
-        encoded = tokenizer(params.get("prefix", "") + text, truncation=True, return_tensors="pt").to(torch_device())
+        with _SOURCE_LANGUAGE_LOCK:  # the cached tokenizer is shared: its src_lang holds for one call only
+            if src_lang:
+                tokenizer.src_lang = src_lang
+            encoded = tokenizer(params.get("prefix", "") + text, truncation=True, return_tensors="pt").to(torch_device())
+        extra = {"forced_bos_token_id": _language_token_id(self, tokenizer, tgt_lang)} if tgt_lang else {}
         # Learned position tables (BART, Marian) bound the output length; T5's relative ones do not.
         limit = getattr(model.config, "max_position_embeddings", None) or self.max_new_tokens + 2
         with torch.inference_mode():  # token_type_ids (BERT-style tokenizers) mean nothing to a decoder
             generated = model.generate(input_ids=encoded["input_ids"], attention_mask=encoded["attention_mask"],
-                                       max_new_tokens=min(self.max_new_tokens, limit - 2))
-        output = tokenizer.decode(generated[0], skip_special_tokens=True).strip()
-        return ExpertOutput(model=self.model_id, result=[{self.output_key: output}], text=output)
+                                       max_new_tokens=min(self.max_new_tokens, limit - 2), **extra)
+        return tokenizer.decode(generated[0], skip_special_tokens=True).strip()
+
+
+_SOURCE_LANGUAGE_LOCK = threading.Lock()
+
+
+def _language_token_id(engine: TransformersEngine, tokenizer: Any, code: str) -> int:
+    """The token a many-language model's output starts with for `code` (M2M100 writes fr as __fr__)."""
+    token_id = tokenizer.get_lang_id(code) if hasattr(tokenizer, "get_lang_id") else tokenizer.convert_tokens_to_ids(code)
+    if token_id is None or token_id == tokenizer.unk_token_id:
+        raise engine.fail(f"the tokenizer of {engine.model_id} has no language token {code!r}")
+    return token_id
 
 
 class Summarization(Seq2SeqGeneration):
@@ -112,10 +132,15 @@ class Translation(Seq2SeqGeneration):
     output_key = "translation_text"
 
     def predict(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
-        problem = pair_mismatch(self.model_id, inputs.get("source_lang"), inputs.get("target_lang"))
-        if problem:  # a model of one fixed pair would answer in its own language, not the one asked for
-            raise self.fail(problem)
-        return super().predict(inputs, workspace)
+        # a model of one fixed pair would answer in its own language, not the one asked for; a many-language
+        # one needs both languages in its own codes
+        try:
+            codes = translation_languages(self.model_id, inputs.get("source_lang"), inputs.get("target_lang"))
+        except ValueError as exc:
+            raise self.fail(str(exc)) from None
+        output = self.generate(self.require(inputs, "text"), codes.get("src_lang"), codes.get("tgt_lang"))
+        note = f"{codes['src_lang']} -> {codes['tgt_lang']}" if codes else None
+        return ExpertOutput(model=self.model_id, result=[{self.output_key: output}], text=output, note=note)
 
 
 class QuestionAnswering(TransformersEngine):

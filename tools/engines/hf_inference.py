@@ -19,7 +19,7 @@ from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._hf_defaults import DIFFUSERS_DEFAULTS, INFERENCE_PREFIX, TRANSFORMERS_DEFAULTS
 from langchain_hugginggpt.tools.engines._hub import hub_offline, jsonable, register_default
 from langchain_hugginggpt.tools.engines._image_io import count_summary, draw_boxes, load_image, save_png
-from langchain_hugginggpt.tools.languages import language_parameters, pair_mismatch
+from langchain_hugginggpt.tools.languages import translation_languages
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.workspace import Workspace
@@ -72,13 +72,12 @@ def _text_call(method: str, key: str, **params: Any) -> Call:
 
 
 def _translation(client, model, inputs, engine, workspace):
-    source, target = inputs.get("source_lang"), inputs.get("target_lang")
     # a model of one fixed pair would answer in its own language, not the one asked for; a many-language one
     # needs both languages in its own codes
-    codes, problem = language_parameters(model, source, target)
-    problem = pair_mismatch(model, source, target) or problem
-    if problem:
-        raise engine.fail(problem)
+    try:
+        codes = translation_languages(model, inputs.get("source_lang"), inputs.get("target_lang"))
+    except ValueError as exc:
+        raise engine.fail(str(exc)) from None
     return _text_call("translation", "translation_text", **codes)(client, model, inputs, engine, workspace)
 
 
