@@ -48,6 +48,8 @@ def test_sampler_reproduces_the_shipped_graphs():
     (4000, 800, {"single": 320, "chain": 360, "dag": 120}, {"informed", "inline"}),
     (4800, 800, {"single": 320, "chain": 360, "dag": 120}, {"indirect", "curious"}),
     (5600, 800, {"single": 320, "chain": 360, "dag": 120}, {"assisted", "outcome"}),
+    (6400, 800, {"single": 320, "chain": 360, "dag": 120}, {"enumerated", "scenario"}),
+    (7200, 800, {"single": 320, "chain": 360, "dag": 120}, {"nominal", "inquisitive"}),
 ])
 def test_sampled_graphs_have_the_documented_mix_and_are_valid_plans(first, n, mix, voices):
     graphs = GRAPHS[first:first + n]
@@ -108,7 +110,7 @@ def _graph_with(role: str, voice: str) -> dict:
 
 
 @pytest.mark.parametrize("role", sorted(sampler.PARAPHRASED_ROLES))
-@pytest.mark.parametrize("voice", ["indirect", "outcome"])
+@pytest.mark.parametrize("voice", ["indirect", "outcome", "inquisitive"])
 def test_later_rounds_say_a_question_edit_or_scene_in_their_own_words(role, voice):
     """In the fourth and fifth rounds' voices the plan holds the plain question, edit or scene the user means,
     given as [[ROLE=...]] in the draft: it fills the plan and stays out of the request."""

@@ -6,7 +6,7 @@ user would type for exactly that graph. This script does the first two parts.
 Its only inputs are TaskBench's HF tool list and tool graph; it uses the
 standard library only and is deterministic for a given seed.
 
-    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..27.jsonl
+    python3 prompts/corpus/sample_graphs.py            # writes graphs/shard_00..31.jsonl
 
 Each row: {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}.
 `task_nodes` are in TaskBench's plan format ({"task", "arguments"}), an argument
@@ -54,9 +54,14 @@ FIFTH_ROUND = {"seed": 21, "n": 800, "shard_size": 200, "voices": ["assisted", "
 # each result is for. The detector trained on rounds 1-5 finds fewer of the tasks in long many-step
 # requests than in short ones: each step there gets a few words in a long text.
 SIXTH_ROUND = {"seed": 22, "n": 800, "shard_size": 200, "voices": ["enumerated", "scenario"]}
-LATER_ROUNDS = (SECOND_ROUND, THIRD_ROUND, FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND)
+# A seventh round where each step is named by the thing it makes or the process, in abstract nouns of a
+# formal register ("a spoken rendition of the summary", "a categorisation of the clip"), and where a text
+# step takes an earlier result that is itself short text (a label, a list, an answer) and writes from it:
+# the detector trained on rounds 1-6 reads verbs and plain product names best.
+SEVENTH_ROUND = {"seed": 23, "n": 800, "shard_size": 200, "voices": ["nominal", "inquisitive"]}
+LATER_ROUNDS = (SECOND_ROUND, THIRD_ROUND, FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND, SEVENTH_ROUND)
 # The rounds whose writers say questions, edits and scenes in their own words (the plan holds the plain form).
-PARAPHRASING_ROUNDS = (FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND)
+PARAPHRASING_ROUNDS = (FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND, SEVENTH_ROUND)
 PARAPHRASED_ROLES = {"QUESTION", "EDIT", "SCENE"}
 
 # Links the graph allows but users rarely chain; sampled less often, not never.
@@ -333,8 +338,9 @@ def sample_rounds() -> list[list[dict]]:
     the second (seed 18: 800 graphs in the chatty and roundabout voices, shards 08-11 of 200), the
     third (seed 19: 800 graphs in the informed and inline voices, shards 12-15 of 200), the fourth
     (seed 20: 800 graphs in the indirect and curious voices, shards 16-19 of 200), the fifth (seed 21:
-    800 graphs in the assisted and outcome voices, shards 20-23 of 200) and the sixth (seed 22: 800 graphs
-    in the enumerated and scenario voices, shards 24-27 of 200)."""
+    800 graphs in the assisted and outcome voices, shards 20-23 of 200), the sixth (seed 22: 800 graphs
+    in the enumerated and scenario voices, shards 24-27 of 200) and the seventh (seed 23: 800 graphs in the
+    nominal and inquisitive voices, shards 28-31 of 200)."""
     first = sample_corpus()
     shards = [first[i:i + SHARD_SIZE] for i in range(0, N_GRAPHS, SHARD_SIZE)]
     first_id = N_GRAPHS
