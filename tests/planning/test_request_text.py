@@ -30,6 +30,13 @@ def test_a_quoted_question_with_an_apostrophe_is_asked_whole(planner):
      "Find out from it when the compost arrives.", ["The city will deliver compost on 12 April between 8 and 10 a.m. "
                                                     "Bring gloves."]),
     ("Summarize this: The meeting ran long. We agreed on the budget.", ["The meeting ran long. We agreed on the budget."]),
+    # the text named earlier in the sentence, the colon after what to do with it
+    ("Work out from this office note how long the guest password stays valid: The guest network is called Visitor. "
+     "Its password changes every Monday. Then reply to that answer as a friend would.",
+     ["The guest network is called Visitor. Its password changes every Monday."]),
+    ("Have this station announcement spoken aloud, then label the sound of the clip: Platform four for the 18:10 "
+     "service to Gothenburg.", ["Platform four for the 18:10 service to Gothenburg."]),
+    ("Caption this photo of the harbour and then tell me: Is it busy?", []),
     # not a passage: a lower-case instruction, a quote (already one), a step label
     ("Edit the photo as follows: make the sky orange.", []),
     ('Reply to this: "Any tips for staying awake?"', ["Any tips for staying awake?"]),
