@@ -80,7 +80,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         print(result.answer)
         err.print(f"[dim]timings: {json.dumps(result.timings)}[/]")
-    return 1 if result.error else 0
+    return 1 if result.error or _every_task_failed(result) else 0
+
+
+def _every_task_failed(result: Any) -> bool:
+    """A plan whose tasks all failed: the run did nothing it was asked, which a script must be able to see."""
+    return bool(result.plan) and not any(r.status == "ok" for r in result.results.values())
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -170,7 +175,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     result = asyncio.run(areplay(find_run(args.run_id), _agent(args)))
     print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) if args.json else result.answer)
-    return 1 if result.error else 0
+    return 1 if result.error or _every_task_failed(result) else 0
 
 
 def add_url_options(parser: argparse.ArgumentParser) -> None:
@@ -267,8 +272,18 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a clear one-line error, not a stack trace
         if os.environ.get("HUGGINGGPT_DEBUG"):
             raise
-        err.print(f"[red]error:[/] {type(exc).__name__}: {exc}")
+        err.print(f"[red]error:[/] {_error_text(exc)}")
         return 2
+
+
+def _error_text(exc: Exception) -> str:
+    """One line naming the problem: a pydantic error by its messages alone (no URL, no echo of the input)."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        return "; ".join(".".join(map(str, e["loc"])) + ": " + e["msg"].removeprefix("Value error, ")
+                         for e in exc.errors())
+    return f"{type(exc).__name__}: {exc}"
 
 
 if __name__ == "__main__":

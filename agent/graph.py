@@ -37,7 +37,8 @@ from pydantic import ValidationError
 from typing_extensions import TypedDict
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _run_sync
-from langchain_hugginggpt.agent.schema import Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult
+from langchain_hugginggpt.agent.schema import (Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult,
+                                              request_problem)
 from langchain_hugginggpt.agent.validation import PlanError, validate_plan
 
 NAME = "hugginggpt"  # the answer's `name`, telling it apart from other AI messages in a shared `messages`
@@ -77,8 +78,9 @@ def turn_input(messages: Sequence[BaseMessage]) -> HuggingGPTInput:
     else:
         raise ValueError("HuggingGPT's graph needs a user message in `messages`: the last one is the request")
     request = messages[index].text.strip()
-    if not request:
-        raise ValueError("the request (the last user message) is empty")
+    problem = request_problem(request)
+    if problem:
+        raise ValueError(f"{problem} (the last user message)")
     return HuggingGPTInput(request=request, chat_history=chat_log(messages[:index]))
 
 

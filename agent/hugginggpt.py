@@ -28,7 +28,7 @@ from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, StageEvent, Task, TaskResult
+from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, StageEvent, Task, TaskResult, request_problem
 from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.prompts import render
@@ -45,6 +45,14 @@ class HuggingGPTInput(BaseModel):
 
     request: str
     chat_history: list[dict[str, Any]] = Field(default_factory=list)
+
+    @field_validator("request")
+    @classmethod
+    def _plannable(cls, value: str) -> str:
+        problem = request_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
 
 class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):

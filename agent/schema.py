@@ -15,6 +15,21 @@ ResourceType = Literal["text", "image", "audio", "video"]
 RESOURCE_TYPES: tuple[str, ...] = ("text", "image", "audio", "video")
 
 # `<resource>-3` is the paper's spelling, `<GENERATED>-3` the original code's.
+# The longest request planned. Planning reads every clause of a request, and a server takes bodies of up to
+# 2 MB: past this a request is refused by name rather than planned for minutes. Long texts belong in files.
+MAX_REQUEST_CHARS = 20_000
+
+
+def request_problem(request: str) -> str | None:
+    """Why a request cannot be planned (empty, too long), or None. Every front checks requests with it."""
+    if not request.strip():
+        return "the request is empty"
+    if len(request) > MAX_REQUEST_CHARS:
+        return (f"the request is {len(request):,} characters long; at most {MAX_REQUEST_CHARS:,} are planned "
+                f"(put a long text in a file and name the file)")
+    return None
+
+
 REFERENCE_RE = re.compile(r"<(?:resource|GENERATED|generated)>-(\d+)")
 
 

@@ -102,7 +102,8 @@ def _document_kind(request: ParsedRequest) -> str | None:
     if not any(f.kind == "image" for f in request.files):
         return "doc"  # the document the question is about is its only input
     for doc in docs:
-        sentence = re.search(r"[^.!?]*$", request.masked[:doc.start()]).start()
+        before = request.masked[:doc.start()]  # where its sentence starts (a backwards search: a regex here is quadratic)
+        sentence = max(before.rfind(mark) for mark in ".!?") + 1
         stop = re.search(r"[.!?]|$", request.masked[doc.end():])
         if NOUN_RE["image"].search(request.masked, sentence, doc.end() + stop.start()):
             return "doc"

@@ -6,18 +6,23 @@ Quoted text and file names are masked before anything looks for task cues, so
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
 from langchain_hugginggpt.agent.media import media_type
 
 _EXT = r"(?:jpe?g|png|gif|bmp|webp|tiff?|svg|wav|mp3|flac|ogg|m4a|aac|mp4|avi|mov|mkv|webm|mpe?g|csv|xlsx?|pdf)"
-URL_RE = re.compile(r"https?://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
+# Any scheme, not only http(s): a file:// or ftp:// input is then the step's input, which the workspace refuses by
+# name ("only http and https URLs are downloaded"), instead of a request with no file that falls back to chat.
+URL_RE = re.compile(r"(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
 FILE_RE = re.compile(rf"(?<![\w/.-])/?(?:[\w~.-]+/)*[\w-][\w.-]*\.{_EXT}\b", re.IGNORECASE)
 # 'single', "double" and “curly” quotes; an apostrophe inside a word (I've, 'the river's edge') is not a quote.
 QUOTE_RE = re.compile(r"(?<![\w])'((?:[^'\n]|(?<=\w)'(?=\w)){2,}?)'(?![\w])|\"([^\"\n]{2,}?)\"|“([^”\n]{2,}?)”|‘([^’\n]{2,}?)’")
+# A whitespace run is tried from its start only: a masked quote is padded with spaces, and trying every position
+# of a long run is quadratic.
 _BOUNDARY = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z])|;\s*|,?\s+(?:and\s+)?(?:then|after that|afterwards|next|finally|subsequently|"
+    r"(?<=[.!?])\s+(?=[A-Z])|;\s*|(?:,|(?<![\s,]))\s+(?:and\s+)?(?:then|after that|afterwards|next|finally|subsequently|"
     r"followed by|once (?:that is|it is|that's|it's) done|after which)\b,?\s*|,\s*and\s+(?=\w+\s)",
     re.IGNORECASE)
 SEQUENTIAL = re.compile(r"\b(?:then|after that|afterwards|next|finally|subsequently|followed by|once|after which|"
@@ -96,6 +101,12 @@ def file_kind(value: str) -> str:
     return kind
 
 
+def _inside(spans: list[tuple[int, int]], position: int) -> bool:
+    """Whether `position` falls in one of `spans` (sorted, not overlapping)."""
+    at = bisect.bisect_right(spans, (position, float("inf"))) - 1
+    return at >= 0 and spans[at][0] <= position < spans[at][1]
+
+
 def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
     """Find the request's resources and split it into clauses, keeping offsets in one masked string.
     `history`: the files of earlier turns, which words like "it" may refer to."""
@@ -105,8 +116,9 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
     for match in URL_RE.finditer(text):
         files.append(Resource(match.group(0), file_kind(match.group(0)), match.start(), match.end()))
         spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
+    urls = [(s, e) for s, e, _ in spans]  # matches of one pattern never overlap: check the earlier patterns' only
     for match in QUOTE_RE.finditer(text):
-        if any(s <= match.start() < e for s, e, _ in spans):
+        if _inside(urls, match.start()):
             continue
         inner = next(g for g in match.groups() if g is not None).strip()
         if FILE_RE.fullmatch(inner) or URL_RE.fullmatch(inner):
@@ -115,8 +127,9 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
         else:
             quotes.append(Resource(inner, "text", match.start(), match.end()))
             spans.append((match.start(), match.end(), f"@Q{len(quotes) - 1}"))
+    taken = sorted((s, e) for s, e, _ in spans)
     for match in FILE_RE.finditer(text):
-        if any(s <= match.start() < e for s, e, _ in spans):
+        if _inside(taken, match.start()):
             continue
         files.append(Resource(match.group(0), file_kind(match.group(0)), match.start(), match.end()))
         spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
@@ -187,6 +200,11 @@ def split_clauses(masked: str) -> list[Clause]:
     return clauses or [Clause(masked, 0, len(masked))]
 
 
+# A sentence that ends in "?". Anchored at sentence starts: unanchored, every position of a long text with no
+# "?" would scan to the end (quadratic; a 2 MB request took hours).
+_QUESTION_SENTENCE = re.compile(r"(?:^|(?<=[.!?]))[^.!?]*\?")
+
+
 def question_in(request: ParsedRequest, start: int = 0, end: int | None = None) -> str | None:
     """The question a request asks about its input: a quoted question, else a sentence or
     wh-clause that is not a polite 'could you ...' wrapper."""
@@ -195,7 +213,7 @@ def question_in(request: ParsedRequest, start: int = 0, end: int | None = None) 
         if quote.value.endswith("?") or re.match(WH + r"\b", quote.value, re.I):
             return quote.value
     span = request.text[start:end]
-    for found in re.finditer(r"[^.!?]*\?", request.masked[start:end]):  # masked: a file's dot ends no sentence
+    for found in _QUESTION_SENTENCE.finditer(request.masked[start:end]):  # masked: a file's dot ends no sentence
         sentence = span[found.start():found.end()].strip()
         inner = re.search(rf"\b(?:know|tell me|find out|ask|wondering|answer)\s+(?:if\s+)?({WH}\b[^?]*\?)", sentence, re.I)
         if inner:
@@ -232,7 +250,7 @@ def question_spans(request: ParsedRequest) -> list[tuple[int, int, float]]:
     spans = [(q.start, q.start + len(q.value) + 2, 0.6) for q in request.quotes
              if (q.value.endswith("?") or re.match(WH + r"\b", q.value, re.I))
              and _ASKING.search(request.masked[max(0, q.start - 40):q.start])]
-    for match in re.finditer(r"[^.!?]*\?", request.masked):
+    for match in _QUESTION_SENTENCE.finditer(request.masked):
         sentence = match.group(0)
         if re.fullmatch(r"\s*@q\d+\s*\?", sentence, re.I):
             continue  # only a quote: handled above

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
 from langchain_hugginggpt.agent.graph import chat_log
-from langchain_hugginggpt.agent.schema import StageEvent
+from langchain_hugginggpt.agent.schema import StageEvent, request_problem
 from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound, request_message
 from langchain_hugginggpt.agent.server.files import media_entry, relative_path
 from langchain_hugginggpt.agent.workspace import WorkspaceError
@@ -85,8 +85,9 @@ async def _turn(request: Request, body: MessagesRequest) -> Turn:
     *earlier, last = body.messages
     if last.role != "user":
         raise HTTPException(400, f"the last message is the request and must come from the user, not {last.role!r}")
-    if not last.content.strip():
-        raise HTTPException(400, "the request (the last message) is empty")
+    problem = request_problem(last.content)
+    if problem:
+        raise HTTPException(400, f"{problem} (the last message)")
     # A client sends back the answers it got: their /files/... URLs name workspace files.
     local = _state(request).public.to_workspace
     earlier = [m.model_copy(update={"content": local(m.content)}) for m in earlier]
@@ -190,8 +191,9 @@ async def delete_conversation(request: Request, conversation_id: str) -> Respons
 async def send_message(request: Request, conversation_id: str, body: ChatMessage) -> EventSourceResponse:
     """Add a message to a conversation and stream the stages as server-sent events."""
     await _history(request, conversation_id)  # 404 for an unknown conversation
-    if not body.content.strip():
-        raise HTTPException(400, "the message is empty")
+    problem = request_problem(body.content)
+    if problem:
+        raise HTTPException(400, problem.replace("the request", "the message"))
     workspace = _state(request).workspace
     attached = []
     for name in body.files:

@@ -37,6 +37,14 @@ def test_missing_file_is_reported_not_crashed(tmp_path):
     result = json.loads(proc.stdout)
     assert result["results"]["0"]["status"] == "error"
     assert "ghost.png" in result["results"]["0"]["error"] and "not found" in result["results"]["0"]["error"]
+    assert proc.returncode == 1  # every task failed: a script must be able to tell
+
+
+def test_an_empty_or_overlong_request_is_refused_by_name(tmp_path):
+    for request, problem in (("  ", "request: the request is empty"),
+                             ("good " * 5000, "request: the request is 25,000 characters long; at most 20,000")):
+        proc = hugginggpt("run", request, "--planner", "retrieval", cwd=tmp_path, home=tmp_path / "home")
+        assert proc.returncode == 2 and problem in proc.stderr and "pydantic" not in proc.stderr, proc.stderr
 
 
 def test_tasks_json_lists_every_task_with_availability(tmp_path):

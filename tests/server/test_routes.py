@@ -120,7 +120,12 @@ def test_malformed_and_bad_requests(client):
     not_user = client.post("/tasks", json={"messages": [{"role": "assistant", "content": "hi"}]})
     assert not_user.status_code == 400 and "must come from the user" in not_user.json()["error"]
     empty = client.post("/hugginggpt", json={"messages": [{"role": "user", "content": "  "}]})
-    assert empty.status_code == 400 and empty.json() == {"error": "the request (the last message) is empty", "status": 400}
+    assert empty.status_code == 400 and empty.json() == {"error": "the request is empty (the last message)", "status": 400}
+    long = client.post("/hugginggpt", json={"messages": [{"role": "user", "content": "good " * 5000}]})
+    assert long.status_code == 400 and long.json()["error"].startswith("the request is 25,000 characters long; at most 20,000")
+    for request in ("", "good " * 5000):  # LangServe's route validates the same input model
+        refused = client.post("/hugginggpt/invoke", json={"input": {"request": request}})
+        assert refused.status_code == 422 and ("is empty" if not request else "at most 20,000") in refused.json()["error"]
     invalid_input = client.post("/hugginggpt/invoke", json={"input": {"requests": "x"}})
     assert invalid_input.status_code == 422 and "request" in invalid_input.json()["error"]
     unknown = client.get("/nowhere")
