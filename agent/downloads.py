@@ -35,6 +35,9 @@ NAT64 = ipaddress.ip_network("64:ff9b::/96")
 ALLOW_HINT = "URL inputs may only reach public addresses unless the host is allow-listed (--allow-url-host)"
 
 
+READ_STALL_S = 10.0  # the longest one read of a download may wait
+
+
 class DownloadRefused(ValueError):
     """A URL input that breaks a download rule; the message names the rule."""
 
@@ -170,8 +173,12 @@ def download(url: str, policy: UrlPolicy, new_path: Callable[[str], Path], kind:
         raise DownloadRefused(f"refused {url!r}: not a valid URL ({exc})") from None
     deadline = time.monotonic() + policy.timeout
     try:
-        with httpx.Client(trust_env=False, follow_redirects=False, timeout=policy.timeout) as client:
+        # One read may wait at most READ_STALL_S: the deadline is checked between reads, so a server that
+        # trickles bytes is cut off at the deadline plus one read at most.
+        timeout = httpx.Timeout(min(policy.timeout, READ_STALL_S))
+        with httpx.Client(trust_env=False, follow_redirects=False, timeout=timeout) as client:
             for hop in range(policy.max_redirects + 1):
+                _check_deadline(url, policy, deadline)
                 try:
                     addresses = check_url(current, policy)
                 except DownloadRefused as exc:
@@ -190,7 +197,7 @@ def download(url: str, policy: UrlPolicy, new_path: Callable[[str], Path], kind:
                 finally:
                     response.close()
     except httpx.TimeoutException:
-        raise DownloadRefused(f"could not download {url}: no answer within {policy.timeout:g} s") from None
+        raise DownloadRefused(f"could not download {url}: no answer within {min(policy.timeout, READ_STALL_S):g} s") from None
     except httpx.HTTPError as exc:
         raise DownloadRefused(f"could not download {url}: {type(exc).__name__}: {exc}") from None
     raise DownloadRefused(f"refused {url}: more than {policy.max_redirects} redirects")
@@ -205,6 +212,7 @@ def _save(url: str, response: httpx.Response, policy: UrlPolicy, new_path: Calla
     chunks = response.iter_bytes()
     head = b""
     for chunk in chunks:  # enough bytes to tell the format, before anything is stored
+        _check_deadline(url, policy, deadline)
         head += chunk
         if len(head) >= SNIFF_BYTES:
             break
@@ -224,8 +232,7 @@ def _save(url: str, response: httpx.Response, policy: UrlPolicy, new_path: Calla
                 size += len(chunk)
                 if size > policy.max_bytes:
                     raise DownloadRefused(too_big)
-                if time.monotonic() > deadline:
-                    raise DownloadRefused(f"could not download {url}: it took longer than {policy.timeout:g} s")
+                _check_deadline(url, policy, deadline)
                 if still_wanted is not None:
                     still_wanted()
                 out.write(chunk)
@@ -234,3 +241,8 @@ def _save(url: str, response: httpx.Response, policy: UrlPolicy, new_path: Calla
         part.unlink(missing_ok=True)
         raise
     return path
+
+
+def _check_deadline(url: str, policy: UrlPolicy, deadline: float) -> None:
+    if time.monotonic() > deadline:
+        raise DownloadRefused(f"could not download {url}: it took longer than {policy.timeout:g} s")

@@ -139,6 +139,17 @@ def test_a_stalled_download_times_out_and_leaves_nothing(tmp_path, media_server)
     assert "no answer within 0.5 s" in refused(workspace, media_server.url("/stall"))
 
 
+def test_a_trickling_download_stops_at_the_deadline_before_its_type_is_known(tmp_path, media_server):
+    from langchain_hugginggpt.agent.media import SNIFF_BYTES
+
+    workspace = Workspace(tmp_path, urls=UrlPolicy(allow_hosts=("127.0.0.1",), timeout=0.5))
+    assert "took longer than 0.5 s" in refused(workspace, media_server.url("/trickle"))
+    path = None
+    while path != "/trickle":
+        path, sent = media_server.streamed.get(timeout=60)
+    assert sent < SNIFF_BYTES  # hung up while still reading the bytes that tell the format
+
+
 def test_a_redirect_to_an_invalid_url_is_refused(tmp_path, media_server):
     message = refused(Workspace(tmp_path, urls=LOCAL), media_server.url("/redirect?to=http://[::1/x"))
     assert "Invalid URL in location header" in message  # httpx checks it before the redirect is seen

@@ -5,6 +5,7 @@ import io
 import queue
 import socket
 import threading
+import time
 import wave
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
@@ -40,6 +41,7 @@ class MediaServer:
     /big.png?n=N                        a PNG header then N bytes, with Content-Length
     /endless.png?n=N                    the same without Content-Length (the body ends when the server closes)
     /stall                              a PNG's first bytes, then silence until `unstall` is set
+    /trickle                            a PNG one byte every 50 ms (a slow-loris server)
     /redirect?to=URL, /loop, /missing   302 to URL, 302 to itself, 404
     """
 
@@ -75,6 +77,21 @@ class MediaServer:
                     self.wfile.write(PNG[:100])
                     self.wfile.flush()
                     owner.unstall.wait(60)
+                    return None
+                if url.path == "/trickle":  # each read returns soon, so only a deadline over the whole body stops it
+                    self.send_response(200)
+                    self.send_header("Content-Type", "image/png")
+                    self.end_headers()
+                    sent = 0
+                    try:
+                        for byte in PNG:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            sent += 1
+                            time.sleep(0.05)
+                    except OSError:  # the client hung up
+                        pass
+                    owner.streamed.put((url.path, sent))
                     return None
                 if url.path == "/loop":
                     return self.redirect("/loop")
