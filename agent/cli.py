@@ -178,13 +178,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if result.error or _every_task_failed(result) else 0
 
 
+def _positive(value: str) -> float:
+    number = float(value)
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {value}")
+    return number
+
+
 def add_url_options(parser: argparse.ArgumentParser) -> None:
     """The URL-input flags, shared by `run`, `chat`, `replay` and `serve`."""
     parser.add_argument("--allow-url-host", action="append", default=[], metavar="HOST",
                         help="let URL inputs reach this internal host (name, IP or network such as 10.0.0.0/8; "
                              "repeatable). Others must resolve to public addresses only")
     parser.add_argument("--no-url-inputs", action="store_true", help="refuse URL inputs: files must be in the workspace")
-    parser.add_argument("--max-download-mb", type=float, default=50.0, help="largest URL input (default: 50)")
+    parser.add_argument("--max-download-mb", type=_positive, default=50.0, help="largest URL input (default: 50)")
 
 
 def add_experts_options(parser: argparse.ArgumentParser) -> None:

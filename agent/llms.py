@@ -68,6 +68,11 @@ def load_llm(spec: str | BaseChatModel | None = None, **kwargs: Any) -> BaseChat
         if name.startswith(("http://", "https://")):  # a dedicated Inference Endpoint or a TGI server
             endpoint = HuggingFaceEndpoint(endpoint_url=name, **options)
         else:
+            from huggingface_hub import get_token
+
+            if not (os.environ.get("HUGGINGFACEHUB_API_TOKEN") or get_token()):  # else it fails after the tasks ran
+                raise ValueError(f"hf-endpoint:{name} goes through Hugging Face Inference Providers, which need a "
+                                 "token: set HF_TOKEN (or run `hf auth login`)")
             endpoint = HuggingFaceEndpoint(repo_id=name, provider=os.environ.get("HF_PROVIDER", "auto"), **options)
         return ChatHuggingFace(llm=endpoint, **kwargs)
     raise ValueError(f"unknown LLM preset {spec!r}: use local, openai:MODEL, hf:REPO_ID or hf-endpoint:REPO_ID")

@@ -191,6 +191,8 @@ def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
                               request=request, nodes=one_based_refs_fixed(nodes)))
         if limit and len(samples) >= limit:
             break
+    if not samples:  # a report over nothing would read as a result
+        raise ValueError(f"no TaskBench records in {path} (JSON lines with an instruction and task_nodes)")
     return samples
 
 

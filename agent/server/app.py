@@ -185,8 +185,9 @@ class Guard:
         method, path = scope["method"], scope["path"]
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         if self.api_key and not _public(method, path) and not self._authorised(headers):
-            response = _error(401, "this server needs an API key: send 'Authorization: Bearer <key>'",
-                              headers={"WWW-Authenticate": "Bearer"})
+            problem = ("the API key sent is not this server's" if headers.get("authorization")
+                       else "this server needs an API key: send 'Authorization: Bearer <key>'")
+            response = _error(401, problem, headers={"WWW-Authenticate": "Bearer"})
             return await response(scope, receive, send)
         if method in ("POST", "PUT", "PATCH") and (problem := _wrong_type(path, headers.get("content-type"))):
             return await _error(415, problem)(scope, receive, send)

@@ -119,6 +119,17 @@ def test_presets_fail_clearly(monkeypatch):
         load_llm("hf:")
 
 
+def test_an_inference_providers_model_without_a_token_fails_before_any_task(monkeypatch, tmp_path):
+    for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACEHUB_API_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path))  # no stored login either
+    monkeypatch.setenv("HF_TOKEN_PATH", str(tmp_path / "token"))
+    with pytest.raises(ValueError, match="need a token: set HF_TOKEN"):
+        load_llm("hf-endpoint:meta-llama/Llama-3.1-8B-Instruct")
+    monkeypatch.setenv("HF_TOKEN", "hf_test")  # with one, the chat model is built (nothing is sent yet)
+    assert load_llm("hf-endpoint:meta-llama/Llama-3.1-8B-Instruct") is not None
+
+
 def test_hf_endpoint_preset_chats_with_a_server_by_url(llama_server, monkeypatch):
     """`hf-endpoint:URL` goes through langchain-huggingface's HuggingFaceEndpoint and huggingface_hub's
     InferenceClient (the Inference Endpoints / TGI protocol), here against llama.cpp's server."""

@@ -134,3 +134,10 @@ def test_loader_reads_either_request_field_and_skips_bad_lines(tmp_path):
 def test_loader_names_a_missing_file(tmp_path):
     with pytest.raises(ValueError, match="cannot read TaskBench data"):
         load_samples(tmp_path / "nope.jsonl")
+
+
+def test_a_file_with_no_records_is_an_error_not_an_empty_report(tmp_path):
+    path = tmp_path / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\n{\"id\": 1}\n")
+    with pytest.raises(ValueError, match="no TaskBench records in"):
+        load_samples(path)

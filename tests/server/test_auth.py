@@ -29,6 +29,8 @@ def test_routes_refuse_a_missing_or_wrong_key(locked, method, path, body):
             response = http.request(method, path, json=body, headers=headers)
             assert response.status_code == 401, (path, headers)
             assert response.headers["www-authenticate"] == "Bearer" and "API key" in response.json()["error"]
+            sent = "Authorization" in headers  # a wrong key is told apart from a missing one
+            assert ("not this server's" in response.json()["error"]) == sent
 
 
 def test_health_and_page_are_open_and_report_auth(locked):
