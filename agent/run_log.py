@@ -57,7 +57,7 @@ def read_runs(path: Path | None = None) -> Iterator[dict[str, Any]]:
 def find_run(run_id: str, path: Path | None = None) -> dict[str, Any]:
     matches = [r for r in read_runs(path) if r["id"].startswith(run_id)]
     if not matches:
-        raise KeyError(f"no logged run with id {run_id!r} in {path or log_path()}")
+        raise LookupError(f"no logged run with id {run_id!r} in {path or log_path()}")  # KeyError would quote it
     return matches[-1]
 
 

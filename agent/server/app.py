@@ -299,6 +299,9 @@ def _validation_message(errors: Any) -> str:
     """The first validation error as one line: 'invalid request: body.messages: Field required'."""
     if isinstance(errors, list) and errors and isinstance(errors[0], dict):
         first = errors[0]
+        if first.get("type") == "json_invalid":  # its loc is ("body", character offset)
+            offset = first.get("loc", ("body", None))[-1]
+            return f"invalid request: the body is not valid JSON ({first.get('msg', '')} at character {offset})"
         where = ".".join(str(part) for part in first.get("loc", ()))
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         return f"invalid request: {where + ': ' if where else ''}{first.get('msg', 'invalid value')}{more}"
