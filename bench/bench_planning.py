@@ -82,7 +82,9 @@ stacker) weighs these. It is trained on out-of-fold evidence: each writer's rows
 other writers only, so it learns how far each scorer can be trusted on wording it has not seen. The planner keeps a
 task the rules found unless the detector scores it under 0.1 and adds a task over 0.7; a veto never empties the rules'
 plan; a task whose input nothing in the request gives gets the likeliest task that makes it from a file no chosen task
-reads ("...tell me about beach.png in a spoken clip" gets a caption before the speech); a request whose every task
+reads ("...tell me about beach.png in a spoken clip" gets a step that reads the photo before the speech: a caption
+with the rounds 1-6 model, a class label with round 7's, which reads "work out what is in my photo" as a category,
+as the fresh set's gold reads "work out what dish it is"); a request whose every task
 scores under 0.05 asks for nothing ("Hello!": no plan); one whose chosen tasks cannot run gets the likeliest task that
 can, among those scored 0.05 or more (empty plans: 1 of 146 on hf_dev, a request to talk about a topic that scores
 every task under 0.05; none on the fresh set). Slots and links: the retrieval planner's wiring, then the link model
