@@ -20,12 +20,13 @@ RESOURCE_TYPES: tuple[str, ...] = ("text", "image", "audio", "video")
 MAX_REQUEST_CHARS = 20_000
 
 
-def request_problem(request: str) -> str | None:
-    """Why a request cannot be planned (empty, too long), or None. Every front checks requests with it."""
+def request_problem(request: str, name: str = "the request") -> str | None:
+    """Why a request cannot be planned (empty, too long), or None; `name` is what the message calls it. Every
+    front checks requests with it."""
     if not request.strip():
-        return "the request is empty"
+        return f"{name} is empty"
     if len(request) > MAX_REQUEST_CHARS:
-        return (f"the request is {len(request):,} characters long; at most {MAX_REQUEST_CHARS:,} are planned "
+        return (f"{name} is {len(request):,} characters long; at most {MAX_REQUEST_CHARS:,} are planned "
                 f"(put a long text in a file and name the file)")
     return None
 

@@ -148,16 +148,15 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
 
 # "Here is one line: In May 1987 the club ...", "continue this opening: The last bus ... there., and then":
 # a colon after a word that names a text, then a capitalised passage.
-_PASTE_LEAD = re.compile(r"\b(?:this|these|following|that|here(?:'s| is| it is| are)?|line|lines|opening|message|notice|"
-                         r"text|passage|paragraph|sentence|note|rule|report|blurb|review|story|statement|words|summary|"
-                         r"post|email|tweet|phrase|quote|excerpt|snippet|extract|announcement|leaflet|article)\b"
+_TEXT_NOUN = (r"(?:line|lines|opening|message|notice|text|passage|paragraph|sentence|note|rule|report|blurb|review|story|"
+              r"statement|words|summary|post|email|tweet|phrase|quote|excerpt|snippet|extract|announcement|leaflet|"
+              r"article|letter|memo|bulletin|update|description|entry|reminder|instructions|recipe|forecast|advert|ad|"
+              r"caption)")
+_PASTE_LEAD = re.compile(rf"\b(?:this|these|following|that|here(?:'s| is| it is| are)?|{_TEXT_NOUN})\b"
                          r"[^:.?!\n@]{0,25}:[ \t]+(?=(?-i:[A-Z0-9]))"
                          # "from this office note how long the password stays valid: The guest network ..."
-                         r"|\b(?:this|the\s+following|the\s+below)\s+(?:[\w-]+\s+){0,2}?"
-                         r"(?:message|notice|text|passage|paragraph|note|report|review|story|statement|post|email|"
-                         r"tweet|excerpt|snippet|extract|announcement|leaflet|article|letter|memo|bulletin|update|"
-                         r"description|entry|reminder|instructions|recipe|forecast|advert|ad|caption|line|lines|"
-                         r"sentence|phrase|quote|blurb|summary|words)\b[^:?!\n@]{0,160}?:[ \t]+(?=(?-i:[A-Z0-9]))", re.I)
+                         rf"|\b(?:this|the\s+following|the\s+below)\s+(?:[\w-]+\s+){{0,2}}?{_TEXT_NOUN}\b"
+                         r"[^:?!\n@]{0,160}?:[ \t]+(?=(?-i:[A-Z0-9]))", re.I)
 # a sentence that starts with one of these is the request again, not the passage
 _RESUMES = re.compile(r"(?:could|can|would|will|please|first(?:ly)?|then|after|afterwards|next|lastly|finally|also|"
                       r"and|now|once|find|tell|translate|summari[sz]e|make|turn|give|use|take|put|read|write|answer|"

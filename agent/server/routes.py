@@ -191,9 +191,9 @@ async def delete_conversation(request: Request, conversation_id: str) -> Respons
 async def send_message(request: Request, conversation_id: str, body: ChatMessage) -> EventSourceResponse:
     """Add a message to a conversation and stream the stages as server-sent events."""
     await _history(request, conversation_id)  # 404 for an unknown conversation
-    problem = request_problem(body.content)
+    problem = request_problem(body.content, "the message")
     if problem:
-        raise HTTPException(400, problem.replace("the request", "the message"))
+        raise HTTPException(400, problem)
     workspace = _state(request).workspace
     attached = []
     for name in body.files:

@@ -71,7 +71,9 @@ def test_message_route_refuses_files_outside_the_workspace(client):
     for name in ("../../etc/passwd", "/etc/passwd", "http://example.com/a.png", "uploads/missing.png"):
         reply = client.post(f"/conversations/{cid}/messages", json={"content": "edges", "files": [name]})
         assert reply.status_code == 400, name
-    assert client.post(f"/conversations/{cid}/messages", json={"content": " "}).status_code == 400
+    for content, problem in ((" ", "the message is empty"), ("good " * 5000, "the message is 25,000 characters long")):
+        reply = client.post(f"/conversations/{cid}/messages", json={"content": content})
+        assert reply.status_code == 400 and reply.json()["error"].startswith(problem)
     assert client.get(f"/conversations/{cid}").json()["messages"] == []
 
 
