@@ -11,6 +11,7 @@ byte it holds (llama_state_cache.py), so memory stays flat under chat traffic.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,6 +23,10 @@ from pydantic import Field, PrivateAttr
 
 # One place knows where the packaged weights are (shared with the text-generation engines).
 from langchain_hugginggpt.tools.engines.smollm import quiet_llama, smollm2_gguf_path
+
+class ModelBusyError(TimeoutError):
+    """The local model served other calls for longer than a call waits."""
+
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
@@ -39,6 +44,9 @@ class ChatLlamaCpp(BaseChatModel):
     # KV states of earlier prompts (~22 KB per token), least recently used dropped first: room for
     # three LLM-planning prefixes (~1,500 tokens each) or ~50 chat turns. 0 turns the cache off.
     cache_bytes: int = Field(128 * 2**20, ge=0, description="Bytes of saved KV states to keep, all counted.")
+    # A context serves one call at a time: under a burst of requests a call would queue behind every call
+    # before it (minutes, holding a worker thread). Past this wait it fails, saying so.
+    busy_timeout_s: float | None = Field(60.0, gt=0, description="Seconds a call waits while the model serves others.")
     _llama: Any = PrivateAttr(default=None)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
@@ -69,6 +77,17 @@ class ChatLlamaCpp(BaseChatModel):
             self._llama = llama
         return self._llama
 
+    @contextmanager
+    def _turn(self) -> Iterator[Any]:
+        """The model, held for one call; `ModelBusyError` after `busy_timeout_s` of waiting for it."""
+        if not self._lock.acquire(timeout=-1 if self.busy_timeout_s is None else self.busy_timeout_s):
+            raise ModelBusyError(f"the local model {self.model_name} was busy with other calls for "
+                                 f"{self.busy_timeout_s:g} s: try again later")
+        try:
+            yield self._client()
+        finally:
+            self._lock.release()
+
     def _request(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
         request = {
             "messages": [{"role": _ROLES.get(m.type, "user"), "content": m.text} for m in messages],
@@ -84,8 +103,8 @@ class ChatLlamaCpp(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         request = self._request(messages, stop, **kwargs)
-        with self._lock:  # a llama.cpp context serves one call at a time
-            response = self._client().create_chat_completion(**request)
+        with self._turn() as llama:
+            response = llama.create_chat_completion(**request)
         choice = response["choices"][0]
         message = AIMessage(content=choice["message"].get("content") or "",
                             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
@@ -95,8 +114,8 @@ class ChatLlamaCpp(BaseChatModel):
     def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
                 run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         request = self._request(messages, stop, **kwargs)
-        with self._lock:
-            for part in self._client().create_chat_completion(stream=True, **request):
+        with self._turn() as llama:
+            for part in llama.create_chat_completion(stream=True, **request):
                 delta = part["choices"][0].get("delta", {}).get("content") or ""
                 if not delta:
                     continue

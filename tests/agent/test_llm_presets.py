@@ -144,3 +144,24 @@ def test_hf_endpoint_preset_chats_with_a_server_by_url(llama_server, monkeypatch
     assert llm.invoke("What is the capital of France? One word.").text.strip()
     out = asyncio.run(llm.ainvoke("Say hello."))
     assert out.text.strip()
+
+
+def test_a_call_that_waits_too_long_for_the_busy_local_model_fails_saying_so(local_llm, tmp_path):
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+    from langchain_hugginggpt.agent.local_llm import ModelBusyError
+    from langchain_hugginggpt.agent.workspace import Workspace
+
+    busy = local_llm.model_copy(update={"busy_timeout_s": 0.3})
+    busy._lock.acquire()  # another call is being served
+    try:
+        started = time.monotonic()
+        with pytest.raises(ModelBusyError, match="busy with other calls for 0.3 s"):
+            busy.invoke([HumanMessage("Say hello.")])
+        assert time.monotonic() - started < 5
+        # Through the agent: the chat reply's failure is said, and the run ends rather than queueing.
+        agent = HuggingGPT(llm=busy, planner="retrieval", workspace=Workspace(tmp_path), log_runs=False)
+        result = agent.invoke({"request": "Hello! How are you today?"})
+        assert "busy with other calls" in result.error and "busy" in result.answer
+    finally:
+        busy._lock.release()
+    assert busy.invoke([HumanMessage("Say hello in three words.")]).text.strip()  # free again: it answers
