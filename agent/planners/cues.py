@@ -153,6 +153,13 @@ def _names_output(request: ParsedRequest, mention: Mention) -> bool:
     return bool(_REFERENCE.search(before) and _OUTPUT_NOUN.fullmatch(mention.cue))
 
 
+def names_result(request: ParsedRequest, mention: Mention) -> bool:
+    """'the generated picture', 'the translated text': the words name a step's result (a participle after
+    'the'), which another step works on; they ask for the step, but not as the goal of what follows."""
+    before = request.masked[max(0, mention.start - 6):mention.start]
+    return mention.implied or bool(_REFERENCE.search(before) and _PARTICIPLE.match(mention.cue))
+
+
 def find_mentions(request: ParsedRequest) -> list[Mention]:
     """Every cue in the request, resolved to a task; in order of position. A participle after
     'the' ('the translated text', 'the edited photo') names the result of a task that runs

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from langchain_hugginggpt.agent.planners.cues import Mention
+from langchain_hugginggpt.agent.planners.cues import Mention, names_result
 from langchain_hugginggpt.agent.planners.text import ParsedRequest
 from langchain_hugginggpt.agent.schema import Plan, Task
 from langchain_hugginggpt.tools.tasks import TASKS
@@ -42,7 +42,8 @@ def means_first(steps: list[Step], parsed: ParsedRequest) -> list[Step]:
     while i < len(steps):
         before, step = steps[i - 1], steps[i]
         same_clause = parsed.clause_at(before.mention.start) == parsed.clause_at(step.mention.start)
-        if same_clause and (_BY_MEANS.match(parsed.masked[before.mention.end:step.mention.end])
+        # "check the generated picture by asking ...": the means works on that result, it does not make it
+        if same_clause and not names_result(parsed, before.mention) and (_BY_MEANS.match(parsed.masked[before.mention.end:step.mention.end])
                             or _medium_of(before, step, parsed.masked)):
             steps[i - 1], steps[i] = step, before
             # the means' output is what the step works on, even where the request names a file for it

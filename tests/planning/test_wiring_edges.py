@@ -145,3 +145,23 @@ def test_a_translation_step_takes_the_languages_the_request_names():
     # a language inside the quoted text is the text's, not the step's
     plan = planner.plan("Translate 'I want to go to Spain' please.").plan
     assert plan.tasks[0].args == {"text": "I want to go to Spain"}
+
+
+@pytest.mark.parametrize("name", ["retrieval", "learned"])
+@pytest.mark.parametrize("request_, maker, reader", [
+    ("I'm testing an image generator for a counting book. Could you create 'a bowl of five red apples on a wooden "
+     "table' and then check the generated picture by asking 'How many apples are in the bowl?'",
+     "text-to-image", "visual-question-answering"),
+    ("Summarize 'The city council met on Monday to discuss the new park and agreed on a budget.' and then check the "
+     "summarized text by comparing it with 'The council agreed a park budget.'", "summarization", "sentence-similarity"),
+])
+def test_a_means_works_on_the_result_it_checks(name, request_, maker, reader):
+    """'check the generated picture by asking ...': asking is how the picture is checked, so it reads the
+    picture; it is not a step that runs first and feeds the picture's making."""
+    from langchain_hugginggpt.agent.planners import default_planner
+
+    out = default_planner(name).plan(request_)
+    validate_plan(out.plan)
+    steps = by_task(out)
+    assert set(steps) == {maker, reader}
+    assert steps[reader].dep == [steps[maker].id] and steps[maker].dep == [-1]
