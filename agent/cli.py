@@ -19,6 +19,8 @@ from typing import Any
 
 from rich.console import Console
 
+from langchain_hugginggpt.agent.arguments import folder, positive_int, positive_number
+
 # Subcommand groups contributed by other packages, imported lazily.
 PLUGINS = ("langchain_hugginggpt.retriever.cli", "langchain_hugginggpt.agent.eval.cli",
            "langchain_hugginggpt.agent.server.cli", "langchain_hugginggpt.agent.experts.cli",
@@ -178,20 +180,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if result.error or _every_task_failed(result) else 0
 
 
-def _positive(value: str) -> float:
-    number = float(value)
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {value}")
-    return number
-
-
 def add_url_options(parser: argparse.ArgumentParser) -> None:
     """The URL-input flags, shared by `run`, `chat`, `replay` and `serve`."""
     parser.add_argument("--allow-url-host", action="append", default=[], metavar="HOST",
                         help="let URL inputs reach this internal host (name, IP or network such as 10.0.0.0/8; "
                              "repeatable). Others must resolve to public addresses only")
     parser.add_argument("--no-url-inputs", action="store_true", help="refuse URL inputs: files must be in the workspace")
-    parser.add_argument("--max-download-mb", type=_positive, default=50.0, help="largest URL input (default: 50)")
+    parser.add_argument("--max-download-mb", type=positive_number, default=50.0, help="largest URL input (default: 50)")
 
 
 def add_experts_options(parser: argparse.ArgumentParser) -> None:
@@ -223,7 +218,7 @@ def _agent_options(parser: argparse.ArgumentParser) -> None:
                         help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
     parser.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
     parser.add_argument("--responder", choices=["llm", "template"], default=None)
-    parser.add_argument("--workspace", default=".", help="folder that inputs resolve in (default: current)")
+    parser.add_argument("--workspace", type=folder, default=".", help="folder that inputs resolve in (default: current)")
     parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
     add_experts_options(parser)
     add_url_options(parser)
@@ -250,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     tasks.add_argument("--markdown", action="store_true", help="a Markdown table (used for the README)")
     tasks.set_defaults(func=cmd_tasks)
     logs = sub.add_parser("logs", help="logged runs")
-    logs.add_argument("--last", type=int, default=20)
+    logs.add_argument("--last", type=positive_int, default=20)
     logs.add_argument("--json", action="store_true")
     logs.set_defaults(func=cmd_logs)
     replay = sub.add_parser("replay", help="run a logged plan again with its logged models")

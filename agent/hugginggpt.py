@@ -226,7 +226,10 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         if self.log_runs:
             from langchain_hugginggpt.agent.run_log import append_run
 
-            await asyncio.to_thread(append_run, result, llm=self.llm, chat_history=input.chat_history)
+            try:
+                await asyncio.to_thread(append_run, result, llm=self.llm, chat_history=input.chat_history)
+            except OSError as exc:  # a full disk, a read-only log folder: the answer still goes out
+                logger.warning("could not log the run of %r: %s", result.request[:80], exc)
         emit(StageEvent(kind="result", data=result.model_dump(mode="json")))
 
     async def aplan(self, request: str, chat_history: ChatLog | None = None,

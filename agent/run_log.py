@@ -39,7 +39,8 @@ def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | N
         **result.model_dump(mode="json"),
     }
     target = path or log_path()
-    with target.open("a", encoding="utf-8") as handle:
+    # a request read from a terminal may hold bytes that are not UTF-8 (lone surrogates): logged as '?'
+    with target.open("a", encoding="utf-8", errors="replace") as handle:
         handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     return run_id
 
@@ -55,9 +56,13 @@ def read_runs(path: Path | None = None) -> Iterator[dict[str, Any]]:
 
 
 def find_run(run_id: str, path: Path | None = None) -> dict[str, Any]:
+    if not run_id.strip():
+        raise LookupError("no run id given: `hugginggpt logs` lists the logged runs with their ids")
     matches = [r for r in read_runs(path) if r["id"].startswith(run_id)]
     if not matches:
         raise LookupError(f"no logged run with id {run_id!r} in {path or log_path()}")  # KeyError would quote it
+    if len(ids := {r["id"] for r in matches}) > 1:
+        raise LookupError(f"{run_id!r} begins {len(ids)} logged run ids: give more of the id")
     return matches[-1]
 
 

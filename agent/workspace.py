@@ -91,6 +91,19 @@ class Workspace:
             raise WorkspaceError(f"refused {value}: only http and https URLs are downloaded")
         if value.startswith("file://"):
             value = urllib.parse.unquote(urllib.parse.urlparse(value).path)
+        try:
+            return self._local_file(value)
+        except WorkspaceError:
+            raise
+        # a NUL byte, a name longer than the file system takes, "~user" for no such user: no file by that name
+        except (ValueError, OSError, RuntimeError) as exc:
+            shown = value if len(value) <= 80 else value[:77] + "..."
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            if isinstance(exc, RuntimeError) and value.startswith("~"):
+                reason = f"{value.split('/')[0]!r} names no user's home here"
+            raise WorkspaceError(f"input file {shown!r} cannot be a file name here: {reason}") from None
+
+    def _local_file(self, value: str) -> Path:
         # The original web client sent "/examples/a.jpg" meaning "under the public folder".
         candidate = Path(value).expanduser()
         if candidate.is_absolute() and not self._inside(candidate.resolve()):

@@ -189,9 +189,14 @@ class ModelCatalog:
         downloads, likes, meta, description`). Rows for tasks we do not know are skipped."""
         path = Path(path)
         if not path.is_file():
-            raise CatalogError(f"cannot import {path}: no such file")
+            raise CatalogError(f"cannot import {path}: " + ("it is a folder" if path.is_dir() else "no such file"))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise CatalogError(f"cannot import {path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                               f"offset {exc.start}); a model list is JSON lines") from None
         rows = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
@@ -227,6 +232,10 @@ class ModelCatalog:
             license: str | None = None, tags: list[str] | None = None, languages: list[str] | None = None,
             size: int | None = None) -> ModelRecord:
         """Add (or replace) a user model: a Hub id or a local path, with what it does."""
+        if not model_id.strip():  # Path("") is the current folder, which exists
+            raise CatalogError("cannot add a model with an empty id: give a local path or a Hub id (owner/name)")
+        if downloads < 0 or likes < 0:
+            raise CatalogError(f"cannot add {model_id!r}: downloads and likes are counts (0 or more)")
         if task not in TASKS:
             raise CatalogError(f"cannot add {model_id!r}: unknown task {task!r}; known tasks: {', '.join(TASKS)}")
         if not description or not description.strip():

@@ -15,6 +15,7 @@ import json
 import sys
 from typing import Any
 
+from langchain_hugginggpt.agent.arguments import count, positive_int
 from langchain_hugginggpt.retriever.records import CatalogError
 
 
@@ -119,7 +120,7 @@ def add_commands(subparsers: Any) -> None:
 
     p = sub.add_parser("refresh", help="fetch the most downloaded models per task from the Hugging Face Hub")
     p.add_argument("--task", action="append", help="a task to refresh (repeatable; default: every Hub task)")
-    p.add_argument("--limit", type=int, default=30, help="models per task (default 30)")
+    p.add_argument("--limit", type=positive_int, default=30, help="models per task (default 30)")
     p.set_defaults(func=cmd_refresh)
 
     p = sub.add_parser("list", help="list catalogued models")
@@ -131,7 +132,7 @@ def add_commands(subparsers: Any) -> None:
     p = sub.add_parser("search", help="the candidates retrieval returns for a request")
     p.add_argument("query")
     p.add_argument("--task", help="restrict to one task (default: every task)")
-    p.add_argument("--k", type=int, default=5)
+    p.add_argument("--k", type=positive_int, default=5)
     p.add_argument("--all", action="store_true", help="include models that cannot run here")
     p.add_argument("--remote", action="store_true", help="include models that run remotely (Hugging Face inference API; needs a token)")
     p.add_argument("--max-description", type=int, default=100)
@@ -142,8 +143,8 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("id", help="a local path or a Hub id (owner/name)")
     p.add_argument("--task", required=True)
     p.add_argument("--description", required=True, help="what it does: this is what retrieval matches")
-    p.add_argument("--downloads", type=int, default=0)
-    p.add_argument("--likes", type=int, default=0)
+    p.add_argument("--downloads", type=count, default=0)
+    p.add_argument("--likes", type=count, default=0)
     p.add_argument("--license")
     p.add_argument("--tag", action="append", default=[])
     p.add_argument("--language", action="append", default=[])

@@ -7,6 +7,7 @@ import json
 import os
 from typing import Any
 
+from langchain_hugginggpt.agent.arguments import positive_int
 from langchain_hugginggpt.agent.eval.taskbench import (
     HF_DEV, ToolSet, find_tool_list, load_samples, predict, prediction_row, report)
 
@@ -76,7 +77,7 @@ def cmd_taskbench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     if not Path(args.file).is_file():
-        raise FileNotFoundError(f"TaskBench data file {args.file} not found")
+        raise FileNotFoundError(f"TaskBench data file {args.file} " + ("is a folder" if Path(args.file).is_dir() else "not found"))
     tools = ToolSet.load(args.tools or find_tool_list(args.file))
     tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
     planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)
@@ -130,7 +131,7 @@ def add_commands(subparsers: Any) -> None:
                     help="controller preset for --planner llm/auto (e.g. local, openai:gpt-4o-mini)")
     tb.add_argument("--no-retrieval-help", action="store_true",
                     help="LLM path: show all tasks and the fixed demos instead of retrieved ones")
-    tb.add_argument("--limit", type=int, help="score only the first N samples")
+    tb.add_argument("--limit", type=positive_int, help="score only the first N samples")
     tb.add_argument("--predictions", metavar="OUT.jsonl",
                     help="also write each sample's plan in TaskBench's format (id, task_nodes, task_links)")
     tb.add_argument("--json", action="store_true", help="print one JSON object")

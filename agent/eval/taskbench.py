@@ -68,14 +68,18 @@ class ToolSet:
     def load(cls, path: str | Path) -> "ToolSet":
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # ValueError: not JSON, or not UTF-8 text
             raise ValueError(f"cannot read TaskBench tool list {path}: {exc}") from exc
-        nodes = data["nodes"] if isinstance(data, dict) else data
-        return cls(
-            names=tuple(n["id"] for n in nodes),
-            output_types={n["id"]: (n.get("output-type") or ["none"])[0] for n in nodes},
-            input_types={n["id"]: tuple(n.get("input-type") or ()) for n in nodes},
-        )
+        nodes = data.get("nodes") if isinstance(data, dict) else data
+        try:
+            return cls(
+                names=tuple(n["id"] for n in nodes),
+                output_types={n["id"]: (n.get("output-type") or ["none"])[0] for n in nodes},
+                input_types={n["id"]: tuple(n.get("input-type") or ()) for n in nodes},
+            )
+        except (TypeError, KeyError, AttributeError, IndexError):
+            raise ValueError(f"{path} is not a TaskBench tool list: expected a list of tools (or {{\"nodes\": [...]}}), "
+                             "each an object with an \"id\"") from None
 
     def our_name(self, tool: str) -> str:
         """`Image-to-Text` -> `image-to-text` (our task names are TaskBench's, lower-cased and hyphenated)."""
@@ -172,7 +176,7 @@ def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
     samples = []
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read TaskBench data {path}: {exc}") from exc
     for number, line in enumerate(lines, 1):
         if not line.strip():

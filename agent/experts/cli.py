@@ -9,6 +9,7 @@ import signal
 import threading
 from typing import Any
 
+from langchain_hugginggpt.agent.arguments import port
 from langchain_hugginggpt.agent.experts.config import APP_NAME
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ def add_commands(subparsers: Any) -> None:
     serve = sub.add_parser("serve", help="deploy one Ray Serve deployment per engine; stays until Ctrl-C/SIGTERM")
     serve.add_argument("--config", default=None, help="experts YAML (default: every engine that runs here, 1 replica)")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP interface (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=port, default=8000)
     serve.add_argument("--app-name", default=APP_NAME, help=f"Ray Serve application name (default: {APP_NAME})")
     serve.add_argument("--route-prefix", default="/", help="HTTP route prefix of the application (default: /)")
     serve.add_argument("--num-cpus", type=float, default=None, help="CPUs of a local Ray (default: all)")

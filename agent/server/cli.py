@@ -7,6 +7,8 @@ import logging
 import os
 from typing import Any
 
+from langchain_hugginggpt.agent.arguments import folder_to_use, port, positive_number
+
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -39,7 +41,7 @@ def add_commands(subparsers: Any) -> None:
 
     serve = subparsers.add_parser("serve", help="serve the agent over HTTP, with a chat page")
     serve.add_argument("--host", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8004)
+    serve.add_argument("--port", type=port, default=8004)
     serve.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
                        help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
     serve.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
@@ -47,10 +49,10 @@ def add_commands(subparsers: Any) -> None:
     serve.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
     serve.add_argument("--api-key", default=None,
                        help="require this bearer token on every route but /health (default: $HUGGINGGPT_API_KEY)")
-    serve.add_argument("--workspace", default=None,
+    serve.add_argument("--workspace", type=folder_to_use, default=None,
                        help="folder for uploads, inputs and outputs, served under /files (default: <data dir>/workspace)")
     serve.add_argument("--data-dir", default=None, help="where conversations are stored (default: the data folder)")
-    serve.add_argument("--max-upload-mb", type=float, default=50.0)
+    serve.add_argument("--max-upload-mb", type=positive_number, default=50.0)
     add_experts_options(serve)
     add_url_options(serve)
     serve.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 def hugginggpt(*args, cwd, home):
     env_cmd = [sys.executable, "-m", "langchain_hugginggpt.agent.cli", *args]
-    return subprocess.run(env_cmd, cwd=cwd, capture_output=True, text=True, timeout=300,
+    return subprocess.run(env_cmd, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=300,
                           env={**__import__("os").environ, "HUGGINGGPT_HOME": str(home), "HF_HUB_OFFLINE": "1"})
 
 
@@ -63,3 +63,45 @@ def test_tasks_json_lists_every_task_with_availability(tmp_path):
 def test_bad_arguments_give_a_one_line_error(tmp_path):
     proc = hugginggpt("run", "hello", "--llm", "nonsense:x", cwd=tmp_path, home=tmp_path / "home")
     assert proc.returncode == 2 and "unknown LLM preset" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_request_with_bytes_that_are_not_utf8_is_answered_and_logged(tmp_path):
+    # A terminal in another encoding passes bytes Python keeps as lone surrogates: the run log must not
+    # fail on them after the answer was computed.
+    proc = hugginggpt("run", "Sentiment of: 'a really great \udcff day'", "--planner", "retrieval",
+                      "--responder", "template", "--json", cwd=tmp_path, home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["results"]["0"]["status"] == "ok" and "POSITIVE" in result["results"]["0"]["output"]["text"]
+    logged = json.loads((tmp_path / "home" / "runs.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert logged["request"] == "Sentiment of: 'a really great ? day'"
+
+
+def test_numbers_files_and_ids_that_cannot_mean_anything_are_refused_by_name(tmp_path):
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "numbers.json").write_text("[1, 2]")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "note.txt").write_text("not a folder")
+    cases = [  # (arguments, what stderr must say)
+        (["logs", "--last", "0"], "argument --last: must be 1 or more, not 0"),
+        (["eval", "taskbench", "--limit", "-1"], "argument --limit: must be 1 or more, not -1"),
+        (["models", "search", "sentiment", "--k", "0"], "argument --k: must be 1 or more, not 0"),
+        (["models", "add", "a/b", "--task", "text-classification", "--description", "x", "--downloads", "-5"],
+         "argument --downloads: must be 0 or more, not -5"),
+        (["models", "add", "", "--task", "text-classification", "--description", "x"], "empty id"),
+        (["serve", "--port", "99999"], "a port is 1 to 65535, not 99999"),
+        (["serve", "--max-upload-mb", "-1"], "argument --max-upload-mb: must be more than 0, not -1"),
+        (["serve", "--workspace", "note.txt"], "'note.txt' is a file; give a folder"),
+        (["run", "hello", "--workspace", "note.txt"], "'note.txt' is a file; give an existing folder"),
+        (["run", "hello", "--workspace", "missing"], "'missing' is no such folder"),
+        (["replay", ""], "no run id given"),
+        (["models", "import", "binary.jsonl"], "binary.jsonl: not UTF-8 text (byte 0xff at offset 0)"),
+        (["models", "import", "folder"], "folder: it is a folder"),
+        (["eval", "taskbench", "binary.jsonl"], "cannot read TaskBench data binary.jsonl"),
+        (["eval", "taskbench", "folder"], "TaskBench data file folder is a folder"),
+        (["eval", "taskbench", "--tools", "numbers.json"], "numbers.json is not a TaskBench tool list"),
+    ]
+    for args, problem in cases:
+        proc = hugginggpt(*args, cwd=tmp_path, home=tmp_path / "home")
+        said = " ".join(proc.stderr.split())  # rich wraps long lines
+        assert proc.returncode == 2 and problem in said and "Traceback" not in said, (args, proc.stderr)

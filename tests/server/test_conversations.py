@@ -71,6 +71,11 @@ def test_message_route_refuses_files_outside_the_workspace(client):
     for name in ("../../etc/passwd", "/etc/passwd", "http://example.com/a.png", "uploads/missing.png"):
         reply = client.post(f"/conversations/{cid}/messages", json={"content": "edges", "files": [name]})
         assert reply.status_code == 400, name
+    # names no file system takes: each a 400 that names the problem, not a 500
+    for name, problem in (("a\u0000b.jpg", "embedded null byte"), ("a" * 5000 + ".jpg", "File name too long"),
+                          ("~nosuchuser/x.jpg", "'~nosuchuser' names no user's home here")):
+        reply = client.post(f"/conversations/{cid}/messages", json={"content": "edges", "files": [name]})
+        assert reply.status_code == 400 and problem in reply.json()["error"], name
     for content, problem in ((" ", "the message is empty"), ("good " * 5000, "the message is 25,000 characters long")):
         reply = client.post(f"/conversations/{cid}/messages", json={"content": content})
         assert reply.status_code == 400 and reply.json()["error"].startswith(problem)
