@@ -121,11 +121,21 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
 
     async def astream(self, input: Any, config: RunnableConfig | None = None,
                       **kwargs: Any) -> AsyncIterator[StageEvent]:
+        async def the_input() -> AsyncIterator[Any]:
+            yield input
+
+        # through LangChain's callbacks, as `ainvoke`: a traced run, and `astream_events` (LangServe's
+        # /stream_events) sees this run start, stream each stage event and end
+        async for event in self._atransform_stream_with_config(the_input(), self._stage_events, config, run_type="chain"):
+            yield event
+
+    async def _stage_events(self, inputs: AsyncIterator[Any], config: RunnableConfig) -> AsyncIterator[StageEvent]:
+        input = [item async for item in inputs][-1]
         queue: asyncio.Queue[StageEvent | None] = asyncio.Queue()
 
         async def produce() -> None:
             try:
-                await self._arun(_as_input(input), ensure_config(config), queue.put_nowait)
+                await self._arun(_as_input(input), config, queue.put_nowait)
             finally:
                 queue.put_nowait(None)
 

@@ -153,9 +153,13 @@ def _serializer() -> Any:
     import orjson
     from langserve.serialization import WellKnownLCSerializer, default
 
+    def or_error_text(obj: Any) -> Any:
+        # a failed expert's run in /stream_events carries its exception: sent as its message
+        return f"{type(obj).__name__}: {obj}" if isinstance(obj, BaseException) else default(obj)
+
     class Serializer(WellKnownLCSerializer):
         def dumps(self, obj: Any) -> bytes:
-            return orjson.dumps(obj, default=default, option=orjson.OPT_NON_STR_KEYS)
+            return orjson.dumps(obj, default=or_error_text, option=orjson.OPT_NON_STR_KEYS)
 
     return Serializer()
 

@@ -67,6 +67,13 @@ async def test_ainvoke_and_astream_events(test_engines, workspace, tmp_path, mon
     assert kinds[:2] == ["plan", "selection"]
     assert kinds.count("task") == 3 and kinds[-2:] == ["answer", "result"]
     assert kinds.index("answer_chunk") > max(i for i, k in enumerate(kinds) if k == "task")
+    # LangChain's event stream (LangServe's /stream_events) sees the run start, each stage event, and the end
+    events = [e async for e in agent.astream_events("gray it", version="v2")]
+    ours = [e for e in events if e["name"] == agent.get_name()]
+    assert ours[0]["event"] == "on_chain_start" and ours[-1]["event"] == "on_chain_end"
+    streamed = [e["data"]["chunk"].kind for e in ours if e["event"] == "on_chain_stream"]
+    assert streamed[:2] == ["plan", "selection"] and streamed.count("task") == 3 and streamed[-1] == "result"
+    assert any(e["event"] == "on_chat_model_start" for e in events)  # the LLM's own runs, nested under ours
 
 
 def test_sync_stream_yields_as_tasks_finish(test_engines, workspace, tmp_path, monkeypatch):

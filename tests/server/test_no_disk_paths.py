@@ -53,6 +53,7 @@ def test_no_route_answers_with_a_disk_path(server, client, tmp_path):
                       (f"batch {label}", client.post("/hugginggpt/batch", json={"inputs": [{"request": text}]})),
                       (f"stream {label}", client.post("/hugginggpt/stream", json={"input": {"request": text}})),
                       (f"stream_log {label}", client.post("/hugginggpt/stream_log", json={"input": {"request": text}})),
+                      (f"stream_events {label}", client.post("/hugginggpt/stream_events", json={"input": {"request": text}})),
                       (f"conversation {label}", client.post(f"/conversations/{conversation}/messages",
                                                            json={"content": text}))]
     responses += [("conversation files", client.post(f"/conversations/{conversation}/messages",
@@ -65,6 +66,8 @@ def test_no_route_answers_with_a_disk_path(server, client, tmp_path):
                   ("not JSON", client.post("/tasks", content=b"{", headers={"content-type": "application/json"})),
                   ("health", client.get("/health")), ("openapi", client.get("/openapi.json"))]
     check(responses, server)
+    events = dict(responses)["stream_events relative"].text
+    assert '"event": "on_chain_stream"' in events.replace('":"', '": "') and "outputs/canny-" in events
 
     # What the paths became: URLs the server serves, and the reasons of the failures.
     answer = responses[0][1].json()
