@@ -19,6 +19,9 @@ from langchain_hugginggpt.agent.downloads import DownloadRefused, UrlPolicy, dow
 from langchain_hugginggpt.agent.media import MEDIA_SUFFIXES, looks_like_file, media_type  # noqa: F401 (re-exported)
 
 URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+# A text argument that is only the name of a text file ("notes.txt", "docs/minutes.md"): the step reads the file.
+TEXT_FILE = re.compile(r"^[^\s'\"<>|]+\.(?:txt|md)$", re.IGNORECASE)
+MAX_TEXT_FILE_BYTES = 2 * 2**20  # far past what a text model reads at once, short of filling memory
 
 
 class WorkspaceError(ValueError):
@@ -118,6 +121,21 @@ class Workspace:
         if not candidate.is_file():
             raise WorkspaceError(f"input file {value!r} not found in the workspace {self.root}")
         return candidate
+
+    def text_input(self, value: str) -> str:
+        """A text argument as a step reads it: the words of the workspace's text file it names ("summarize
+        notes.txt"), else the text itself."""
+        if not TEXT_FILE.match(value):
+            return value
+        path = self.resolve_input(value)
+        if path.stat().st_size > MAX_TEXT_FILE_BYTES:
+            raise WorkspaceError(f"text file {value!r} is {path.stat().st_size:,} bytes; at most "
+                                 f"{MAX_TEXT_FILE_BYTES:,} are read")
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise WorkspaceError(f"text file {value!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                                 f"offset {exc.start})") from None
 
     def fetch(self, url: str, kind: str | None = None) -> Path:
         """Download a URL input into `outputs/downloads`, so tasks only ever read local files."""

@@ -180,7 +180,8 @@ class ExpertTool(BaseTool):
                 continue
             kind = self.spec.inputs.get(slot, "text")
             try:
-                resolved[slot] = str(self.workspace.resolve_input(value, kind)) if kind != "text" else value
+                resolved[slot] = (str(self.workspace.resolve_input(value, kind)) if kind != "text"
+                                  else self.workspace.text_input(value) if isinstance(value, str) else value)
             except WorkspaceError as exc:  # a ToolException, so LangChain agents can show it to the LLM
                 raise ExpertError(f"{self.spec.name}: {slot} input: {exc}") from exc
         try:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from langchain_hugginggpt.agent.media import media_type
 
-_EXT = r"(?:jpe?g|png|gif|bmp|webp|tiff?|svg|wav|mp3|flac|ogg|m4a|aac|mp4|avi|mov|mkv|webm|mpe?g|csv|xlsx?|pdf)"
+_EXT = r"(?:jpe?g|png|gif|bmp|webp|tiff?|svg|wav|mp3|flac|ogg|m4a|aac|mp4|avi|mov|mkv|webm|mpe?g|csv|xlsx?|pdf|txt|md)"
 # Any scheme, not only http(s): a file:// or ftp:// input is then the step's input, which the workspace refuses by
 # name ("only http and https URLs are downloaded"), instead of a request with no file that falls back to chat.
 URL_RE = re.compile(r"(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s'\"<>]+[^\s'\"<>.,;:!?)]")
@@ -121,7 +121,7 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
         if _inside(urls, match.start()):
             continue
         inner = next(g for g in match.groups() if g is not None).strip()
-        if FILE_RE.fullmatch(inner) or URL_RE.fullmatch(inner):
+        if FILE_RE.fullmatch(inner) and file_kind(inner) != "text" or URL_RE.fullmatch(inner):
             files.append(Resource(inner, file_kind(inner), match.start(), match.end()))
             spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
         else:
@@ -131,8 +131,13 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
     for match in FILE_RE.finditer(text):
         if _inside(taken, match.start()):
             continue
-        files.append(Resource(match.group(0), file_kind(match.group(0)), match.start(), match.end()))
-        spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))
+        kind = file_kind(match.group(0))
+        if kind == "text":  # notes.txt: a text a step reads, as a quote would be (the file is read when it runs)
+            quotes.append(Resource(match.group(0), "text", match.start(), match.end()))
+            spans.append((match.start(), match.end(), f"@Q{len(quotes) - 1}"))
+            continue
+        files.append(Resource(match.group(0), kind, match.start(), match.end()))
+        spans.append((match.start(), match.end(), _LABEL[kind]))
     files.sort(key=lambda r: r.start)
     # Mask without moving offsets: pad each placeholder to the span's length.
     masked = list(text)

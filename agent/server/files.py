@@ -1,7 +1,8 @@
 """Uploads into the workspace, and workspace files served back.
 
 An upload is accepted when its bytes are an allowed image, audio or video format
-(sniffed from the content by agent/media.py, like URL inputs). It
+(sniffed from the content by agent/media.py, like URL inputs), or UTF-8 text sent as
+text/plain (a passage too long for a request, stored as .txt, which a step reads). It
 is stored under `uploads/` with a sanitised name and the extension of its real
 format, and the reply gives the workspace-relative path to use in a request.
 Serving resolves a path inside the workspace and answers 404 for anything else,
@@ -23,12 +24,23 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
 from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, allowed_formats, sniff
-from langchain_hugginggpt.agent.workspace import Workspace, media_type
+from langchain_hugginggpt.agent.workspace import MAX_TEXT_FILE_BYTES, Workspace, media_type
 
 UPLOADS = "uploads"
 CHUNK = 1 << 20
 
 _GENERIC_TYPES = {"", "application/octet-stream"}
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """UTF-8 without NUL bytes (a multi-byte character may be cut at the end of the first bytes)."""
+    if not head or b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.reason == "unexpected end of data"
+    return True
 
 
 def safe_name(filename: str | None, extension: str) -> str:
@@ -92,14 +104,17 @@ class Upload(BaseModel):
 
 async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -> Upload:
     declared = (file.content_type or "").split(";")[0].strip().lower()
-    if declared not in _GENERIC_TYPES and declared.split("/")[0] not in ("image", "audio", "video"):
-        raise HTTPException(415, f"uploads must be images, audio or video; {file.filename!r} was sent as {declared!r}")
+    if declared not in _GENERIC_TYPES | {"text/plain"} and declared.split("/")[0] not in ("image", "audio", "video"):
+        raise HTTPException(415, f"uploads must be images, audio, video or plain text; {file.filename!r} was sent "
+                                 f"as {declared!r}")
     head = await file.read(SNIFF_BYTES)
-    detected = sniff(head)
+    detected = sniff(head) or ("text/plain" if declared == "text/plain" and _looks_like_text(head) else None)
     if detected is None:
         raise HTTPException(415, f"{file.filename!r} is not an image, audio or video file in an allowed format "
-                                 f"({allowed_formats()})")
-    kind, extension = ALLOWED[detected]
+                                 f"({allowed_formats()}), nor UTF-8 text sent as text/plain")
+    kind, extension = ALLOWED.get(detected, ("text", ".txt"))
+    if kind == "text":  # a step reads no more of a text file than this
+        max_bytes = min(max_bytes, MAX_TEXT_FILE_BYTES)
     folder = workspace.root / UPLOADS
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / safe_name(file.filename, extension)
@@ -126,7 +141,8 @@ router = APIRouter(tags=["files"])
 
 @router.post("/files", response_model=Upload, status_code=201)
 async def upload_file(request: Request, file: UploadFile) -> Upload:
-    """Store an image, audio or video file in the workspace; use the returned `path` in a request."""
+    """Store an image, audio or video file, or a text (text/plain), in the workspace; use the returned `path`
+    in a request."""
     state = request.app.state.hugginggpt
     return await store_upload(file, state.workspace, state.max_upload_bytes)
 

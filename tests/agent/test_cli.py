@@ -105,3 +105,20 @@ def test_numbers_files_and_ids_that_cannot_mean_anything_are_refused_by_name(tmp
         proc = hugginggpt(*args, cwd=tmp_path, home=tmp_path / "home")
         said = " ".join(proc.stderr.split())  # rich wraps long lines
         assert proc.returncode == 2 and problem in said and "Traceback" not in said, (args, proc.stderr)
+
+
+def test_a_text_file_the_request_names_is_what_the_step_reads(tmp_path):
+    (tmp_path / "review.txt").write_text("What a wonderful, delightful evening. The food was excellent and the staff "
+                                         "were lovely.", encoding="utf-8")
+    (tmp_path / "scan.txt").write_bytes(b"\xff\xfe\x00 not text")
+    proc = hugginggpt("run", "What is the sentiment of review.txt?", "--responder", "template", "--json",
+                      cwd=tmp_path, home=tmp_path / "home")
+    result = json.loads(proc.stdout)
+    assert proc.returncode == 0, proc.stderr
+    assert result["plan"][0]["args"]["text"] == "review.txt"  # the plan names the file; the step reads it
+    assert result["results"]["0"]["output"]["text"].startswith("POSITIVE")
+    for name, problem in (("scan.txt", "text file 'scan.txt' is not UTF-8 text (byte 0xff at offset 0)"),
+                          ("gone.txt", "input file 'gone.txt' not found in the workspace")):
+        proc = hugginggpt("run", f"What is the sentiment of {name}?", "--responder", "template", "--json",
+                          cwd=tmp_path, home=tmp_path / "home")
+        assert proc.returncode == 1 and problem in json.loads(proc.stdout)["results"]["0"]["error"]

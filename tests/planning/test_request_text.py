@@ -55,3 +55,12 @@ def test_a_pasted_passage_is_the_text_a_step_works_on():
     assert [(t.task, t.args["text"]) for t in plan.tasks] == [
         ("summarization", "The city will deliver compost on Saturday 12 April between 8 and 10 a.m. Members are asked "
                           "to bring gloves."), ("text-to-speech", "<resource>-0")]
+
+
+def test_a_text_file_is_read_as_a_text_the_request_gives():
+    from langchain_hugginggpt.agent.planners.text import parse
+
+    parsed = parse("Translate notes/minutes.md into French, then summarize report.txt and caption photo.jpg")
+    assert [q.value for q in parsed.quotes] == ["notes/minutes.md", "report.txt"]
+    assert [(f.value, f.kind) for f in parsed.files] == [("photo.jpg", "image")]
+    assert "minutes.md" not in parsed.masked and "report.txt" not in parsed.masked

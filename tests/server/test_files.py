@@ -62,7 +62,7 @@ def test_wrong_types_are_refused(client, tmp_path):
         with script.open("rb") as handle:
             response = client.post("/files", files={"file": ("evil.png", handle, media_type)})
         assert response.status_code == 415, response.text
-    assert "images, audio or video" in response.json()["error"]
+    assert "images, audio, video or plain text" in response.json()["error"]
     svg = client.post("/files", files={"file": ("a.svg", b"<svg xmlns='http://www.w3.org/2000/svg'/>", "image/svg+xml")})
     assert svg.status_code == 415
     not_multipart = client.post("/files", content=b"\x89PNG", headers={"content-type": "image/png"})
@@ -96,3 +96,29 @@ def test_nothing_outside_the_workspace_is_served(client, server):
         response = client.get(path)
         assert response.status_code == 404, (path, response.status_code)
         assert "do not serve" not in response.text and "root:" not in response.text
+
+
+PASSAGE = ("The city council met on Monday evening. After a long debate about the new park, the members agreed on a "
+           "budget of two million euros and set the opening for next spring. Residents welcomed the decision. " * 3)
+
+
+def test_a_text_too_long_for_a_request_is_uploaded_and_read_by_the_step_that_names_it(start_server, tmp_path):
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+
+    live = start_server(agent_factory=lambda ws: HuggingGPT(llm=None, planner="retrieval", responder="template",
+                                                            workspace=ws, log_runs=False))
+    with live.client() as http:
+        (tmp_path / "minutes.txt").write_text(PASSAGE, encoding="utf-8")
+        stored = upload(http, tmp_path / "minutes.txt", media_type="text/plain")
+        assert stored["kind"] == "text" and stored["path"].endswith(".txt") and stored["media_type"] == "text/plain"
+        served = http.get(stored["url"])
+        assert served.text == PASSAGE and served.headers["x-content-type-options"] == "nosniff"
+        reply = http.post("/hugginggpt", json={"messages": [{"role": "user", "content": f"Summarize {stored['path']}"}]})
+        assert reply.status_code == 200, reply.text
+        answer = reply.json()["message"]
+        assert "summarization" in answer and "The city council met on Monday evening." in answer  # the file's words
+        # bytes that are not text, sent as text/plain, are refused
+        (tmp_path / "noise.txt").write_bytes(bytes(range(256)))
+        with (tmp_path / "noise.txt").open("rb") as handle:
+            refused = http.post("/files", files={"file": ("noise.txt", handle, "text/plain")})
+        assert refused.status_code == 415 and "nor UTF-8 text sent as text/plain" in refused.json()["error"]
