@@ -19,6 +19,7 @@ events `HuggingGPT.stream` yields.
 from __future__ import annotations
 
 import asyncio
+import copy
 import threading
 import time
 from typing import Annotated, Any, Awaitable, Callable, Literal, Sequence
@@ -27,6 +28,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.base import maybe_add_typed_methods
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
@@ -295,6 +297,20 @@ def _approval_node(stages: _Stages) -> RunnableLambda:
     return RunnableLambda(run, afunc=arun, name="approve")
 
 
+def _allowing_state_types(saver: BaseCheckpointSaver) -> BaseCheckpointSaver:
+    """The saver, loading our state's types without LangGraph's "unregistered type" warnings. A saver with an
+    explicit msgpack allowlist (or LANGGRAPH_STRICT_MSGPACK) gets our types added. LangGraph's permissive default
+    (any type, a warning for each unregistered one) takes no additions, so that saver gets LangGraph's safe list
+    plus our types: all this graph's state holds."""
+    serde = saver.serde
+    if type(serde) is JsonPlusSerializer and getattr(serde, "_allowed_msgpack_modules", None) is True:
+        saver = copy.copy(saver)
+        saver.serde = maybe_add_typed_methods(JsonPlusSerializer(pickle_fallback=serde.pickle_fallback,
+                                                                 allowed_msgpack_modules=state_allowlist()))
+        return saver
+    return saver.with_allowlist(state_allowlist())
+
+
 def build_graph(agent: HuggingGPT | None = None, *, checkpointer: Any = None,
                 approve_plan: bool = False) -> CompiledStateGraph:
     """The agent as a compiled LangGraph graph over `HuggingGPTState` (default agent: the embedded
@@ -302,8 +318,7 @@ def build_graph(agent: HuggingGPT | None = None, *, checkpointer: Any = None,
     `approve_plan` pauses after model selection for a person to approve, decline or edit the plan."""
     agent = agent if agent is not None else HuggingGPT.from_preset()
     if isinstance(checkpointer, BaseCheckpointSaver):
-        # A saver with an explicit msgpack allowlist (or LANGGRAPH_STRICT_MSGPACK) must load our state types.
-        checkpointer = checkpointer.with_allowlist(state_allowlist())
+        checkpointer = _allowing_state_types(checkpointer)
     stages = _Stages(agent, approve_plan)
     builder = StateGraph(HuggingGPTState)
     builder.add_node("plan", _node(stages.plan, "plan"), destinations=("select", "respond", END))

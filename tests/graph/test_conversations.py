@@ -108,3 +108,26 @@ def test_a_failing_stage_ends_the_turn_as_the_runnable_does(workspace, saver, ho
     working = build_graph(scripted_agent(workspace), checkpointer=saver)
     state = working.invoke({"messages": [("user", "edges of square.png")]}, thread("broken"))
     assert state["error"] is None and state["results"][0].ok and len(state["messages"]) == 4
+
+
+SECOND_TURN_WITH_LANGGRAPHS_DEFAULT_SAVER = """
+import tempfile
+from langgraph.checkpoint.memory import InMemorySaver
+from langchain_hugginggpt.agent import HuggingGPT, build_graph
+from langchain_hugginggpt.agent.workspace import Workspace
+agent = HuggingGPT(llm=None, planner="retrieval", responder="template", workspace=Workspace(tempfile.mkdtemp()),
+                   log_runs=False)
+graph = build_graph(agent, checkpointer=InMemorySaver())
+config = {"configurable": {"thread_id": "t1"}}
+for text in ("What is the sentiment of: 'a great day'?", "What is the sentiment of: 'a sad day'?"):
+    print(graph.invoke({"messages": [("user", text)]}, config)["messages"][-1].content.splitlines()[0])
+"""
+
+
+def test_the_readme_graph_loads_its_state_back_without_langgraph_warnings():
+    # A fresh process: LangGraph warns once per type per process.
+    out = subprocess.run([sys.executable, "-c", SECOND_TURN_WITH_LANGGRAPHS_DEFAULT_SAVER], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["POSITIVE (compound +0.62)", "NEGATIVE (compound -0.48)"]
+    assert "Deserializing unregistered type" not in out.stderr and "WARNING" not in out.stderr.upper(), out.stderr
