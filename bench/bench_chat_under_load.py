@@ -13,7 +13,6 @@ has cores, as a server does beside other work.
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import os
@@ -22,11 +21,9 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from docs_section import replace_section
+from docs_section import DOC, print_or_write
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 TRIALS = 3
 POLICIES = {"spinning (OpenMP's default)": "default", "sleeping (PASSIVE, the package's default)": "PASSIVE"}
 
@@ -96,15 +93,8 @@ def section(results: dict[str, dict[str, list[float]]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="replace the section in docs/benchmarks.md")
-    args = parser.parse_args(argv)
-    results = {"free": measure(busy=False), "busy": measure(busy=True)}
-    text = section(results)
-    print(text)
-    if args.write:
-        replace_section(DOC, "## Chat replies beside expert work", text)
-    return 0
+    return print_or_write(__doc__.splitlines()[0], "## Chat replies beside expert work",
+                          lambda: section({"free": measure(busy=False), "busy": measure(busy=True)}), argv)
 
 
 if __name__ == "__main__":

@@ -10,19 +10,16 @@ quote (masked to space padding), many file names, many repeated asks.
 
 from __future__ import annotations
 
-import argparse
 import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
-from docs_section import replace_section
+from docs_section import print_or_write
 
 from langchain_hugginggpt.agent.planners import default_planner
 from langchain_hugginggpt.agent.schema import MAX_REQUEST_CHARS
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 LENGTHS = (5_000, 10_000, MAX_REQUEST_CHARS)
 SHAPES = {  # name -> (unit of text, the request around it)
     "words": ("good ", "Sentiment of: {}"),
@@ -74,15 +71,8 @@ def section(results: dict[str, dict[tuple[str, int], float]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="replace the section in docs/benchmarks.md")
-    args = parser.parse_args(argv)
-    results = {name: measure(name) for name in ("retrieval", "learned")}
-    text = section(results)
-    print(text)
-    if args.write:
-        replace_section(DOC, "## Long requests", text)
-    return 0
+    return print_or_write(__doc__.splitlines()[0], "## Long requests",
+                          lambda: section({name: measure(name) for name in ("retrieval", "learned")}), argv)
 
 
 if __name__ == "__main__":

@@ -316,6 +316,21 @@ model with the same code, the fresh set went from 90.59 / 68.85 / 72.73 to 90.53
 75.04 / 38.94 / 44.50 to the figures at the top (5 of 146 task sets changed: 2 closer to the gold plan, 3 further;
 chance moves that much).
 
+Training changes tried in the seventh session (2026-11-28), none kept: each trained on rounds 1-5 and scored on the
+held-out rounds 6-7, the fresh set and hf_dev, against the same training unchanged (94.92 / 75.16 / 69.22 node / edge /
+arg-value F1 held out; fresh 89.12 / 68.33 / 72.35; hf_dev 74.92 / 38.92 / 44.50). Longer training requests made by
+joining two rows of one writer (union of their tasks; 2,966 more rows): held out 94.69 / 74.67 / 68.72, fresh 89.58 /
+69.92 / 72.67, hf_dev 73.88 / 38.04 / 43.70. The stacker's out-of-fold evidence by writing round instead of by writer:
+94.05 / 74.14 / 68.48, fresh 89.20 / 68.29 / 72.35, hf_dev 74.96 / 40.12 / 44.50. Finer spans for the best-span
+evidence (each clause split at commas, "and", colons and question marks): 94.91 / 75.25 / 69.20, fresh 90.59 / 70.49
+/ 73.31, hf_dev 74.80 / 38.69 / 44.39. The scorers' C 3 or 30 instead of 10, the stacker's C 0.1 instead of 1: each
+within a point of the base on every set, none better on all three. Why hf_dev does not move: of its 214 gold edges the
+planner finds 65; of the 149 it misses, 30 name a tool outside the tool list, 79 lack one end among our tasks, 29 lack
+both and 11 have both; on requests where our task set equals the gold one, edges score 30 right, 9 missed, 6 extra. Node recall falls
+with the plan's size (0.95 for one task, 0.60 for five, 0.58 for six) and 80 of the 107 gold tasks we miss get a
+detector probability under 0.05; a reading of 25 of them found most not said in the request (a segmentation before an
+edit, a depth map before a caption), the rest said loosely ("express the result in an audible form").
+
 How our harness reads differently from TaskBench's evaluate.py: gold `<node-j>` numbered from 1 (a node referring to
 itself or a later node) is read as 0-based j-1 when that makes every reference earlier; `_` in tool names reads as a
 space; a metric with nothing to score is "-" rather than 0.0; a planner crash or invalid plan scores as an empty plan

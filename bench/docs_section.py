@@ -8,8 +8,12 @@ there yet is appended. (The bench scripts run as `python bench/NAME.py`, so this
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
+from typing import Callable
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
 
 def replace_section(path: Path, heading: str, text: str) -> None:
@@ -19,3 +23,15 @@ def replace_section(path: Path, heading: str, text: str) -> None:
     doc = pattern.sub(lambda _: text + "\n", doc) if pattern.search(doc) else doc.rstrip() + "\n\n" + text
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(doc, encoding="utf-8")
+
+
+def print_or_write(description: str, heading: str, measure: Callable[[], str], argv: list[str] | None = None) -> int:
+    """A benchmark's command line: measure, print the section, and with `--write` replace it in DOC."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--write", action="store_true", help="replace the section in docs/benchmarks.md")
+    args = parser.parse_args(argv)
+    text = measure()
+    print(text)
+    if args.write:
+        replace_section(DOC, heading, text)
+    return 0
