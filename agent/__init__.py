@@ -10,11 +10,11 @@ import os
 from langchain_hugginggpt.agent.lazy import lazy_exports
 
 # llama.cpp (the local LLM) runs its threads with OpenMP, which by default spin while they wait at each step's
-# barrier. Beside other busy threads (an expert's onnxruntime or torch pool, other processes) they fight for the
-# cores: a chat reply right after an object detection once took 188 s instead of 2, and replies beside two busy
-# processes took 3x as long (bench/bench_chat_under_load.py). Sleeping waits cost nothing measurable on free
-# cores. OpenMP reads this once, when llama.cpp or torch loads it (both later than this import); a value the
-# user set stays.
+# barrier. Beside other busy threads (an expert's onnxruntime or torch pool, other processes) they stall: chat
+# replies of 133 s beside two busy processes and 188 s right after an object detection, where sleeping threads
+# took at most 4 s (bench/bench_chat_under_load.py). Sleeping costs about a second per reply on free cores; a
+# value the user set stays (a dedicated machine may keep spinning). OpenMP reads it once, when llama.cpp or torch
+# loads it, both later than this import.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # Exports resolve lazily: the tools layer imports agent.schema/agent.workspace, and
