@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def _number(value: str, kind: type) -> int | float:
@@ -43,8 +44,6 @@ def port(value: str) -> int:
 
 def folder(value: str) -> str:
     """An existing folder (a workspace): a file or a missing path there would fail only when a task writes."""
-    from pathlib import Path
-
     path = Path(value).expanduser()
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"{value!r} is {'a file' if path.exists() else 'no such folder'}; "
@@ -54,8 +53,7 @@ def folder(value: str) -> str:
 
 def folder_to_use(value: str) -> str:
     """A folder that exists or can be made (the server's workspace): not a file."""
-    from pathlib import Path
-
-    if Path(value).expanduser().exists() and not Path(value).expanduser().is_dir():
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{value!r} is a file; give a folder")
     return value

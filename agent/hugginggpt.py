@@ -20,7 +20,7 @@ from typing import Any, AsyncIterator, Callable, Iterator, Literal
 from anyio.from_thread import start_blocking_portal
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig, RunnableSerializable, ensure_config
+from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.runnables.config import patch_config
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 

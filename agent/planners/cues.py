@@ -149,15 +149,18 @@ def _picture_at_hand(request: ParsedRequest, match: re.Match) -> str | None:
 def _names_output(request: ParsedRequest, mention: Mention) -> bool:
     """'According to the transcript, ...': a noun for an earlier step's output, which a question may
     be about, not a request for that step."""
-    before = request.masked[max(0, mention.start - 6):mention.start]
-    return bool(_REFERENCE.search(before) and _OUTPUT_NOUN.fullmatch(mention.cue))
+    return _after_reference(request.masked, mention.start) and bool(_OUTPUT_NOUN.fullmatch(mention.cue))
 
 
 def names_result(request: ParsedRequest, mention: Mention) -> bool:
     """'the generated picture', 'the translated text': the words name a step's result (a participle after
     'the'), which another step works on; they ask for the step, but not as the goal of what follows."""
-    before = request.masked[max(0, mention.start - 6):mention.start]
-    return mention.implied or bool(_REFERENCE.search(before) and _PARTICIPLE.match(mention.cue))
+    return mention.implied or _after_reference(request.masked, mention.start) and bool(_PARTICIPLE.match(mention.cue))
+
+
+def _after_reference(masked: str, start: int) -> bool:
+    """Whether the words at `start` follow 'the', 'this', 'its'...: they name a thing, not an action."""
+    return bool(_REFERENCE.search(masked[max(0, start - 6):start]))
 
 
 def find_mentions(request: ParsedRequest) -> list[Mention]:
@@ -177,8 +180,7 @@ def _find_mentions(request: ParsedRequest) -> list[Mention]:
     file_kinds = {f.kind for f in request.files}
     for pattern, target, weight in CUES:
         for match in pattern.finditer(text):
-            before = text[max(0, match.start() - 6):match.start()]
-            implied = match.group(0).lower().endswith("ed") and bool(_REFERENCE.search(before))
+            implied = match.group(0).lower().endswith("ed") and _after_reference(text, match.start())
             lead = text[max(0, match.start() - 30):match.start()]
             if _PARTICIPLE.match(match.group(0)) and _DESCRIBED.search(lead) and not _MODAL_SUBJECT.search(lead):
                 continue
