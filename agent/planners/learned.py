@@ -165,7 +165,9 @@ class LearnedPlanner(RetrievalPlanner):
     def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:
         """A chosen task whose input nothing in the request gives ("...and tell me about it in a spoken
         clip" has no text to speak, but names a photo no chosen task reads) gets the likeliest task that
-        makes that input from the unread file: the plan is one the tasks' types can run."""
+        makes that input from the unread file; with no such file, the likeliest task that makes it from the
+        request's words, if the detector sees any sign of it (a poem, then "tell me what kind of sound the
+        recording is", reads the poem aloud first): the plan is one the tasks' types can run."""
         out = list(chosen)
         named = {f.kind for f in parsed.files + parsed.history}  # files this request or an earlier turn names
         for task in chosen:
@@ -177,6 +179,10 @@ class LearnedPlanner(RetrievalPlanner):
                 given = kind in at_hand or kind in _made([o for o in out if o != task], at_hand)
                 makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
                           and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required) and self.can_run(t)]
+                if not makers and "text" in at_hand:  # no file to start from: the request's words
+                    makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
+                              and all(TASKS[t].inputs[s] == "text" for s in TASKS[t].required) and self.can_run(t)
+                              and scores[t] >= ASKS_NOTHING]
                 if not given and makers:  # a maker that needs nothing but the file first (no question to invent)
                     out.append(max(makers, key=lambda t: (set(TASKS[t].inputs[s] for s in TASKS[t].required)
                                                           <= set(unread), scores[t])))

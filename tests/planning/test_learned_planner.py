@@ -292,6 +292,23 @@ def test_a_text_step_fed_only_by_another_text_step_gets_a_maker_for_the_unread_f
         "token-classification", "summarization"]
 
 
+def test_a_chosen_task_with_no_file_to_read_gets_a_maker_from_the_request_s_words():
+    """A recording of a poem asked for loosely ("give me a recording of it") scores low; the sound's label
+    that follows needs audio, and no file is named: the likeliest maker from text reads the poem aloud."""
+    plan = LearnedPlanner().plan("Write a short poem about autumn rain, then give me a recording of it, and tell me "
+                                 "what kind of sound the recording is.").plan
+    assert [(t.task, t.dep) for t in plan.tasks] == [("text-generation", [-1]), ("text-to-speech", [0]),
+                                                     ("audio-classification", [1])]
+    planner = LearnedPlanner()
+    parsed = parse("Tell me what kind of sound my new jingle is.")
+    scores = {t: 0.0 for t in planner.model.tasks}
+    # a maker the detector sees no sign of (under ASKS_NOTHING) is not invented
+    assert planner._with_makers(["audio-classification"], scores | {"text-to-speech": 0.01}, parsed) == [
+        "audio-classification"]
+    assert planner._with_makers(["audio-classification"], scores | {"text-to-speech": 0.06}, parsed) == [
+        "audio-classification", "text-to-speech"]
+
+
 @pytest.mark.parametrize("options", [_WORDS, {**_CHARS, "min_df": 2}], ids=["words", "characters"])
 def test_the_fitted_tfidf_transforms_as_scikit_learn_does(corpus, options):
     """Planning applies the fitted TF-IDF without importing scikit-learn; it must give scikit-learn's vectors,
