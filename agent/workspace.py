@@ -118,6 +118,9 @@ class Workspace:
             candidate = candidate.resolve()
         if not self._inside(candidate):
             raise WorkspaceError(f"{value!r} is outside the workspace {self.root}; copy it into the workspace first")
+        if self._hidden(candidate):  # .git, .env, .config: what `GET /files` never serves, no step reads either
+            raise WorkspaceError(f"{value!r} is a hidden file (a name in its path starts with '.'); hidden files are "
+                                 "not read as inputs")
         if not candidate.is_file():
             raise WorkspaceError(f"input file {value!r} not found in the workspace {self.root}")
         return candidate
@@ -161,6 +164,10 @@ class Workspace:
         if self.task_files is not None:
             self.task_files.claim(path)
         return path
+
+    def _hidden(self, path: Path) -> bool:
+        base = self.outputs if path == self.outputs or self.outputs in path.parents else self.root
+        return any(part.startswith(".") for part in path.relative_to(base).parts)
 
     def _inside(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents or path == self.outputs or self.outputs in path.parents

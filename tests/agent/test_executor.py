@@ -84,6 +84,28 @@ def test_input_outside_workspace_is_refused(test_engines, workspace, tmp_path_fa
     assert results[0].status == "error" and "outside the workspace" in results[0].error
 
 
+def test_hidden_files_in_the_workspace_are_not_read(workspace):
+    """A project's .git or .env sits inside a --workspace; `GET /files` never serves it, and a step that read it
+    would hand its words back in a summary or a caption."""
+    from langchain_hugginggpt.agent.workspace import WorkspaceError
+
+    (workspace.root / ".git").mkdir()
+    (workspace.root / ".git" / "notes.md").write_text("secret token ABC")
+    Image.new("RGB", (4, 4)).save(workspace.root / ".git" / "x.png")
+    (workspace.root / ".env.txt").write_text("KEY=1")
+    (workspace.root / "link.md").symlink_to(workspace.root / ".git" / "notes.md")
+    for value, read in ((".git/notes.md", workspace.text_input), (".env.txt", workspace.text_input),
+                        ("link.md", workspace.text_input), (".git/x.png", workspace.resolve_input),
+                        (str(workspace.root / ".git" / "x.png"), workspace.resolve_input)):
+        try:
+            read(value)
+        except WorkspaceError as exc:
+            assert "hidden file" in str(exc) and repr(value) in str(exc)
+        else:
+            raise AssertionError(f"{value} was read")
+    assert workspace.resolve_input("red.png") == workspace.root / "red.png"
+
+
 def test_unselected_model_error_is_kept(test_engines, workspace):
     sel = {0: Selection(task_id=0, model_id=None, reason="no model for depth-estimation can run here")}
     results = run([{"task": "depth-estimation", "id": 0, "args": {"image": "red.png"}}], sel, workspace)
