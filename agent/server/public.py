@@ -87,7 +87,7 @@ def _last_part(path: str) -> str:
 
 class PublicPathsMiddleware:
     """Applies `PublicPaths` to every JSON, event-stream and plain-text response body
-    (files served from the workspace and the page's assets pass through untouched)."""
+    (files served from the workspace and the page's assets, `/files/...` and `/static/...`, pass through untouched)."""
 
     def __init__(self, app: Any, paths: PublicPaths) -> None:
         self.app, self.paths = app, paths
@@ -96,6 +96,7 @@ class PublicPathsMiddleware:
         if scope["type"] != "http" or scope["method"] == "HEAD":
             return await self.app(scope, receive, send)
         paths = self.paths
+        served_file = scope["path"].startswith((FILES_URL + "/", "/static/"))
         start: dict | None = None
         kind = ""
         buffered: list[bytes] = []
@@ -104,6 +105,8 @@ class PublicPathsMiddleware:
             nonlocal start, kind
             if message["type"] == "http.response.start":
                 kind = _body_kind(message.get("headers", []))
+                if served_file and message["status"] in (200, 206):
+                    kind = ""  # a workspace file's own bytes (a .txt, a .json), not a message of the server
                 if kind in ("json", "text"):
                     start = message  # held until the whole body is known (its length changes)
                     return

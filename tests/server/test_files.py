@@ -98,6 +98,23 @@ def test_nothing_outside_the_workspace_is_served(client, server):
         assert "do not serve" not in response.text and "root:" not in response.text
 
 
+def test_served_text_and_json_files_are_their_own_bytes(client, server):
+    """The server cuts disk paths out of its own messages; a workspace file that holds one is sent as it is,
+    whole or in ranges."""
+    text = "Config at /etc/nginx/nginx.conf and /usr/local/bin/tool.\n"
+    (server.workspace.root / "notes.txt").write_text(text)
+    (server.workspace.root / "data.json").write_text('{"a": "/etc/passwd"}')
+    served = client.get("/files/notes.txt")
+    assert served.status_code == 200 and served.text == text
+    assert client.get("/files/data.json").text == '{"a": "/etc/passwd"}'
+    part = client.get("/files/notes.txt", headers={"Range": "bytes=0-20"})
+    assert part.status_code == 206 and part.content == text.encode()[:21]
+    assert part.headers["content-range"] == f"bytes 0-20/{len(text.encode())}"
+    # the server's own answers still show no path
+    missing = client.get("/files/nope.txt")
+    assert missing.status_code == 404 and str(server.workspace.root) not in missing.text
+
+
 PASSAGE = ("The city council met on Monday evening. After a long debate about the new park, the members agreed on a "
            "budget of two million euros and set the opening for next spring. Residents welcomed the decision. " * 3)
 
