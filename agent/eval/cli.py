@@ -78,18 +78,34 @@ def cmd_taskbench(args: argparse.Namespace) -> int:
 
     if not Path(args.file).is_file():
         raise FileNotFoundError(f"TaskBench data file {args.file} " + ("is a folder" if Path(args.file).is_dir() else "not found"))
-    tools = ToolSet.load(args.tools or find_tool_list(args.file))
+    tool_list = args.tools or find_tool_list(args.file)
+    if args.predictions:  # before planning, which may take hours with a paid LLM
+        check_output(args.predictions, inputs=(args.file, tool_list))
+    tools = ToolSet.load(tool_list)
     tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
     planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)
     predictions = predict(load_samples(args.file, args.limit), planner, tools)
-    if args.predictions:
-        write_predictions(predictions, args.predictions)
     result = report(predictions, tools)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
         print(format_table(result, title=f"{Path(args.file).name} ({args.planner})"))
+    if args.predictions:  # after the scores are out: a failed write loses only the file
+        write_predictions(predictions, args.predictions)
     return 0
+
+
+def check_output(path: str, inputs: tuple) -> None:
+    """Refuse, before any work, an output file that would overwrite an input or cannot be written."""
+    from pathlib import Path
+
+    out = Path(path).expanduser()
+    if any(Path(i).exists() and out.resolve() == Path(i).resolve() for i in inputs):
+        raise ValueError(f"--predictions {path} is an input of this run; give another file name")
+    if out.is_dir():
+        raise ValueError(f"--predictions {path} is a folder; give a file name")
+    if not out.resolve().parent.is_dir():
+        raise ValueError(f"--predictions {path}: folder {out.parent} not found")
 
 
 def write_predictions(predictions: list, path: str) -> None:

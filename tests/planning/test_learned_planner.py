@@ -260,6 +260,19 @@ def test_predictions_file_is_taskbench_format(tmp_path, capsys):
         assert {(link["source"], link["target"]) for link in row["task_links"]} == refs
 
 
+def test_a_predictions_file_that_would_overwrite_an_input_or_cannot_be_written_is_refused_first(tmp_path, capsys):
+    data = tmp_path / "tb.jsonl"
+    data.write_text((TASKBENCH / "hf_dev.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    before = data.read_bytes()
+    for out, problem in ((data, "is an input of this run"), (tmp_path, "is a folder"),
+                         (tmp_path / "nodir" / "x.jsonl", "folder " + str(tmp_path / "nodir") + " not found")):
+        assert cli.main(["eval", "taskbench", str(data), "--planner", "retrieval", "--limit", "3",
+                         "--predictions", str(out), "--json"]) == 2
+        captured = capsys.readouterr()
+        assert problem in " ".join(captured.err.split()) and captured.out == ""  # refused before any plan was made
+    assert data.read_bytes() == before
+
+
 def test_prediction_links_come_from_references(hf_tools):
     class Fixed:
         def plan(self, request, chat_history=None):
