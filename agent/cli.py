@@ -164,8 +164,11 @@ def cmd_logs(args: argparse.Namespace) -> int:
         print(json.dumps(runs, ensure_ascii=False, indent=2))
         return 0
     for run in runs:
-        tasks = ", ".join(t["task"] for t in run.get("plan", [])) or "chit-chat"
-        print(f"{run['id']}  {run['time']}  {run['request'][:60]!r}  [{tasks}]  {run.get('timings', {}).get('total', '?')}s")
+        plan = run.get("plan") if isinstance(run.get("plan"), list) else []
+        tasks = ", ".join(str(t.get("task", "?")) if isinstance(t, dict) else "?" for t in plan) or "chit-chat"
+        timings = run.get("timings") if isinstance(run.get("timings"), dict) else {}
+        print(f"{run['id']}  {run.get('time', '?')}  {str(run.get('request', ''))[:60]!r}  [{tasks}]  "
+              f"{timings.get('total', '?')}s")
     err.print(f"[dim]log: {log_path()}[/]")
     return 0
 

@@ -9,6 +9,7 @@ selection.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Iterator
 from langchain_hugginggpt.agent.schema import HuggingGPTResult
 
 LOG_NAME = "runs.jsonl"
+log = logging.getLogger(__name__)
 
 
 def log_path() -> Path:
@@ -41,18 +43,37 @@ def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | N
     target = path or log_path()
     # a request read from a terminal may hold bytes that are not UTF-8 (lone surrogates): logged as '?'
     with target.open("a", encoding="utf-8", errors="replace") as handle:
-        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        # a process killed mid-write leaves a line without its end: start on a fresh line, not inside it
+        start = "\n" if handle.tell() and not _ends_with_newline(target) else ""
+        handle.write(start + json.dumps(record, ensure_ascii=False) + "\n")
     return run_id
 
 
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as raw:
+        raw.seek(-1, 2)
+        return raw.read(1) == b"\n"
+
+
 def read_runs(path: Path | None = None) -> Iterator[dict[str, Any]]:
+    """Every logged run; a line that is no run (cut short by a killed process, edited by hand) is skipped
+    with a warning naming it, so one bad line does not hide the others."""
     target = path or log_path()
     if not target.exists():
         return
-    with target.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)
+    with target.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                log.warning("%s line %d skipped: not a JSON record (%s)", target, number, exc.msg)
+                continue
+            if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+                log.warning("%s line %d skipped: not a run record (no id)", target, number)
+                continue
+            yield record
 
 
 def find_run(run_id: str, path: Path | None = None) -> dict[str, Any]:
@@ -73,6 +94,8 @@ async def areplay(record: dict[str, Any], agent: Any) -> HuggingGPTResult:
     from langchain_hugginggpt.agent.schema import Plan, Selection
     from langchain_hugginggpt.agent.validation import validate_plan
 
+    if not isinstance(record.get("request"), str):
+        raise ValueError(f"logged run {record.get('id')} has no request: it cannot be replayed")
     result = HuggingGPTResult(request=record["request"], planner="replay")
     plan = validate_plan(Plan.model_validate({"tasks": record.get("plan", [])})).plan
     result.plan = plan.tasks

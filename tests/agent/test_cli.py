@@ -122,3 +122,28 @@ def test_a_text_file_the_request_names_is_what_the_step_reads(tmp_path):
         proc = hugginggpt("run", f"What is the sentiment of {name}?", "--responder", "template", "--json",
                           cwd=tmp_path, home=tmp_path / "home")
         assert proc.returncode == 1 and problem in json.loads(proc.stdout)["results"]["0"]["error"]
+
+
+def test_a_cut_short_run_log_line_is_skipped_by_name_and_the_next_run_starts_a_fresh_line(tmp_path):
+    """A process killed while writing leaves half a line: `logs` still lists the other runs, and the next run's
+    record is not glued to the broken one."""
+    home = tmp_path / "home"
+    Image.new("RGB", (32, 32), "white").save(tmp_path / "a.png")
+    first = hugginggpt("run", "Give me the canny edge map of a.png", "--planner", "retrieval", "--json",
+                       cwd=tmp_path, home=home)
+    assert first.returncode == 0, first.stderr
+    log = home / "runs.jsonl"
+    good = log.read_text(encoding="utf-8")
+    log.write_text(good + good[: len(good) // 2] + "\n" + '{"id": "x1"}\n', encoding="utf-8")
+    listed = hugginggpt("logs", cwd=tmp_path, home=home)
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(good)["id"] in listed.stdout and "x1" in listed.stdout
+    assert "runs.jsonl line 2 skipped: not a JSON record" in listed.stderr
+    replay = hugginggpt("replay", "x1", cwd=tmp_path, home=home)  # a record without its request
+    assert replay.returncode != 0 and "logged run x1 has no request" in " ".join(replay.stderr.split())
+    log.write_text(good + good[: len(good) // 2], encoding="utf-8")  # cut short, no line end
+    again = hugginggpt("run", "Give me the canny edge map of a.png", "--planner", "retrieval", "--json",
+                       cwd=tmp_path, home=home)
+    assert again.returncode == 0, again.stderr
+    last = log.read_text(encoding="utf-8").splitlines()[-1]
+    assert json.loads(last)["request"] == "Give me the canny edge map of a.png"
