@@ -98,7 +98,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
     from langchain_hugginggpt.agent.graph import build_graph
-    from langchain_hugginggpt.agent.schema import StageEvent
+    from langchain_hugginggpt.agent.schema import StageEvent, request_problem
 
     checkpointer = sqlite_checkpointer(args.checkpoints)
     graph = build_graph(_agent(args), checkpointer=checkpointer)
@@ -117,13 +117,20 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 break
             if not request:
                 continue
+            if problem := request_problem(request):  # checked before the thread stores the message
+                err.print(f"[red]error:[/] {problem}")
+                continue
             answer = ""
-            for data in graph.stream({"messages": [HumanMessage(request)]}, config, stream_mode="custom"):
-                event = StageEvent.model_validate(data)
-                if event.kind == "result":
-                    answer = event.data["answer"]
-                elif not args.quiet:
-                    _show_event(event)
+            try:
+                for data in graph.stream({"messages": [HumanMessage(request)]}, config, stream_mode="custom"):
+                    event = StageEvent.model_validate(data)
+                    if event.kind == "result":
+                        answer = event.data["answer"]
+                    elif not args.quiet:
+                        _show_event(event)
+            except Exception as exc:  # one failed turn (a model down, a busy LLM) does not end the conversation
+                err.print(f"[red]error:[/] {_error_text(exc)}")
+                continue
             print(f"hugginggpt> {answer}")
     finally:
         checkpointer.close()

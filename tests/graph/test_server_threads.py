@@ -49,6 +49,22 @@ def test_a_chat_from_the_repl_continues_over_http(live, workspace, tmp_path, mon
         assert len(http.get("/conversations/shared").json()["messages"]) == 4
 
 
+def test_a_refused_turn_in_the_repl_is_not_stored_and_the_chat_goes_on(live, workspace, tmp_path, monkeypatch,
+                                                                        capsys):
+    from langchain_hugginggpt.agent.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("good " * 5000 + "\n" + EDGES_REQUEST + "\n"))
+    assert main(["chat", "--thread", "refused", "--checkpoints", str(tmp_path / "data" / CHECKPOINTS_NAME),
+                 "--workspace", str(workspace.root), "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "24,999 characters long" in " ".join(captured.err.split())  # the line as typed, stripped
+    assert "Canny edge map written to" in captured.out  # the next line still ran
+    with live.client() as http:
+        shown = http.get("/conversations/refused").json()
+        assert [(m["role"], m["content"][:20]) for m in shown["messages"]][0] == ("user", EDGES_REQUEST[:20])
+        assert len(shown["messages"]) == 2
+
+
 def test_turns_sent_at_once_run_one_after_the_other(live, workspace):
     with live.client() as http:
         cid = http.post("/conversations").json()["id"]
