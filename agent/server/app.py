@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import importlib.util
+import ipaddress
 import json
 import logging
 import os
@@ -83,14 +84,16 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
                api_key: str | None = None, data_dir: str | Path | None = None,
                max_upload_bytes: int = 50 * 2**20, max_body_bytes: int = 2 * 2**20,
                urls: UrlPolicy | None = None, cors_origins: Sequence[str] | None = None,
-               sse_ping_seconds: float = 15.0) -> FastAPI:
+               sse_ping_seconds: float = 15.0, allowed_hosts: Sequence[str] = ()) -> FastAPI:
     """The app. `agent_factory(workspace)` returns the agent (HuggingGPT or alike); `workspace`
     (default: `<data dir>/workspace`) holds uploads and outputs; `api_key` (default:
     $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversations' checkpoints; `urls`
     sets which URL inputs the workspace made here downloads (default: public hosts only);
     `cors_origins` are the browser origins allowed to call it (`"*"`: any; default: the
-    loopback origins on any port; empty: none); `sse_ping_seconds` spaces the keep-alive
-    comments of the conversation event stream."""
+    loopback origins on any port; empty: none; a POST or DELETE a browser sends from another origin is
+    refused); `sse_ping_seconds` spaces the keep-alive comments of the conversation event stream;
+    `allowed_hosts` are host names it answers to without an API key, besides loopback names and IP
+    addresses (a page on another site that rebinds its own name to this machine gets no answer)."""
     from langserve import add_routes
 
     from langchain_hugginggpt.agent.schema import HuggingGPTResult
@@ -112,7 +115,8 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     app.state.hugginggpt = state
     # Outermost last: CORS answers preflights before auth; no response leaves with a disk path.
     app.add_middleware(Guard, api_key=api_key, max_body_bytes=max_body_bytes,
-                       max_upload_bytes=max_upload_bytes + 64 * 1024)  # room for the multipart framing
+                       max_upload_bytes=max_upload_bytes + 64 * 1024,  # room for the multipart framing
+                       origin_allowed=_origin_rule(cors_origins), allowed_hosts=allowed_hosts)
     app.add_middleware(PublicPathsMiddleware, paths=public)
     _add_cors(app, cors_origins)
     _add_error_handlers(app)
@@ -175,19 +179,59 @@ def _add_cors(app: FastAPI, origins: Sequence[str] | None) -> None:
                        max_age=600)
 
 
-class Guard:
-    """Bearer-token auth and body-size limits, checked before any route runs (pure ASGI, so
-    streamed responses pass through untouched)."""
+def _origin_rule(origins: Sequence[str] | None) -> Callable[[str], bool]:
+    """The browser origins CORS lets call the API (`_add_cors`), as a test of one origin."""
+    if origins is None:
+        return lambda origin: re.match(LOOPBACK_ORIGIN, origin) is not None
+    if "*" in origins:
+        return lambda origin: True
+    listed = {o.rstrip("/") for o in origins}
+    return lambda origin: origin in listed
 
-    def __init__(self, app: Any, api_key: str | None, max_body_bytes: int, max_upload_bytes: int) -> None:
+
+def _host_name(host: str) -> str:
+    """The name in a Host header, without its port ("[::1]:80" -> "::1")."""
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _loopback_or_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return name.lower().rstrip(".") == "localhost"
+
+
+class Guard:
+    """Bearer-token auth, the browser's origin and the Host a request names, and body-size limits,
+    checked before any route runs (pure ASGI, so streamed responses pass through untouched)."""
+
+    def __init__(self, app: Any, api_key: str | None, max_body_bytes: int, max_upload_bytes: int,
+                 origin_allowed: Callable[[str], bool] = lambda origin: False, allowed_hosts: Sequence[str] = ()) -> None:
         self.app, self.api_key = app, api_key
         self.max_body_bytes, self.max_upload_bytes = max_body_bytes, max_upload_bytes
+        self.origin_allowed, self.allowed_hosts = origin_allowed, {h.lower() for h in allowed_hosts}
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         method, path = scope["method"], scope["path"]
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host", "")
+        # Without a key, a page whose own name resolves to this machine (DNS rebinding) could drive the API:
+        # only loopback names, IP addresses and the names allowed are answered.
+        if not self.api_key and not _loopback_or_address(name := _host_name(host)) and name.lower() not in self.allowed_hosts:
+            return await _error(403, f"this server does not answer to the host name {name!r} without an API key "
+                                     "(serve with --allow-host NAME, or set an API key)")(scope, receive, send)
+        origin = headers.get("origin")
+        # A form or fetch from another site is sent without asking first (no CORS preflight for a form post):
+        # refused here unless CORS allows that origin.
+        if (method in ("POST", "PUT", "PATCH", "DELETE") and origin and origin.rstrip("/") not in
+                (f"http://{host}", f"https://{host}") and not self.origin_allowed(origin.rstrip("/"))):
+            return await _error(403, f"a {method} from the page origin {origin!r} is refused: that origin is not "
+                                     "allowed to call this server (see --cors-origin)")(scope, receive, send)
         if self.api_key and not _public(method, path) and not self._authorised(headers):
             problem = ("the API key sent is not this server's" if headers.get("authorization")
                        else "this server needs an API key: send 'Authorization: Bearer <key>'")

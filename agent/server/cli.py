@@ -27,8 +27,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(default_agent_factory(args.llm, **options), workspace=args.workspace,
                      api_key=args.api_key, data_dir=args.data_dir,
                      max_upload_bytes=int(args.max_upload_mb * 2**20), urls=url_policy(args),
-                     cors_origins=args.cors_origin)
+                     cors_origins=args.cors_origin, allowed_hosts=args.allow_host or ())
     state = app.state.hugginggpt
+    if not state.api_key and not _loopback_bind(args.host):
+        logging.getLogger("uvicorn.error").warning(
+            "listening on %s with no API key: anyone who can reach this port can run models, read the workspace's "
+            "files and use the conversations; set HUGGINGGPT_API_KEY or --api-key", args.host)
     logging.getLogger("uvicorn.error").info(
         "HuggingGPT on http://%s:%d/ (workspace %s, auth %s)", args.host, args.port, state.workspace.root,
         "on" if state.api_key else "off")
@@ -58,5 +62,18 @@ def add_commands(subparsers: Any) -> None:
     serve.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",
                        help="a browser origin allowed to call the API, e.g. http://example.com:3000; repeat for "
                             "more; '*' allows any (default: http(s)://localhost, 127.0.0.1 and [::1] on any port)")
+    serve.add_argument("--allow-host", action="append", metavar="NAME",
+                       help="a host name the server answers to without an API key (repeatable); loopback names and "
+                            "IP addresses always are, other names are refused so that no web page can rebind its "
+                            "own name to this server")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=cmd_serve)
+
+
+def _loopback_bind(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host.lower() == "localhost"

@@ -71,3 +71,64 @@ def test_cli_flag_is_repeatable():
     args = parser.parse_args(["serve", "--cors-origin", "http://a.example", "--cors-origin", "*"])
     assert args.cors_origin == ["http://a.example", "*"]
     assert parser.parse_args(["serve"]).cors_origin is None  # create_app's loopback default
+
+
+def test_a_post_a_page_on_another_site_sends_without_asking_is_refused(server, start_server, tmp_path):
+    """A form post or a multipart upload needs no preflight, so CORS alone never stops it: the origin is
+    checked on every POST and DELETE; loopback pages (the default allow-list) and the server's own page pass."""
+    with server.client() as http:
+        sent = http.post("/conversations", headers={"Origin": "http://evil.example"})
+        assert sent.status_code == 403 and "'http://evil.example' is refused" in sent.json()["error"]
+        (tmp_path / "a.txt").write_text("hello")
+        with (tmp_path / "a.txt").open("rb") as handle:
+            upload = http.post("/files", headers={"Origin": "https://evil.example"},
+                               files={"file": ("a.txt", handle, "text/plain")})
+        assert upload.status_code == 403
+        assert http.delete("/conversations/x", headers={"Origin": "http://evil.example"}).status_code == 403
+        assert http.post("/conversations", headers={"Origin": "http://localhost:5173"}).status_code == 201
+        assert http.post("/conversations", headers={"Origin": server.url}).status_code == 201  # its own page
+        assert http.post("/conversations").status_code == 201  # no browser, no Origin
+    listed = start_server(cors_origins=["https://app.example"])
+    with listed.client() as http:
+        assert http.post("/conversations", headers={"Origin": "https://app.example"}).status_code == 201
+        assert http.post("/conversations", headers={"Origin": "http://localhost:5173"}).status_code == 403
+
+
+def test_without_a_key_the_server_answers_only_its_own_names(server, start_server, locked):
+    """DNS rebinding: a page on attacker.example points its name at 127.0.0.1 and calls the API as same-origin.
+    Without an API key only loopback names, IP addresses and the names allowed are answered."""
+    with server.client() as http:
+        refused = http.get("/health", headers={"Host": "attacker.example:8931"})
+        assert refused.status_code == 403 and "'attacker.example'" in refused.json()["error"]
+        for host in ("localhost:1", "127.0.0.1:1", "[::1]:1", "192.168.1.5"):
+            assert http.get("/health", headers={"Host": host}).status_code == 200, host
+    allowed = start_server(allowed_hosts=["box.lan"])
+    with allowed.client() as http:
+        assert http.get("/health", headers={"Host": "box.lan:8000"}).status_code == 200
+        assert http.get("/health", headers={"Host": "attacker.example"}).status_code == 403
+    with locked.client() as http:  # with a key, a rebound page has no key to send
+        assert http.get("/health", headers={"Host": "box.lan:8000"}).status_code == 200
+
+
+def test_serving_beyond_loopback_without_a_key_warns(monkeypatch, tmp_path):
+    import logging
+
+    class Kept(logging.Handler):
+        def emit(self, record):
+            messages.append(record.getMessage())
+
+    messages: list[str] = []
+    handler = Kept()
+    logging.getLogger("uvicorn.error").addHandler(handler)
+
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
+    monkeypatch.delenv("HUGGINGGPT_API_KEY", raising=False)
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers())
+    for host, warned in (("0.0.0.0", True), ("127.0.0.1", False)):
+        args = parser.parse_args(["serve", "--host", host, "--planner", "retrieval", "--responder", "template",
+                                  "--workspace", str(tmp_path), "--data-dir", str(tmp_path / "data")])
+        messages.clear()
+        args.func(args)
+        assert any("with no API key" in m for m in messages) == warned, host
+    logging.getLogger("uvicorn.error").removeHandler(handler)
