@@ -11,6 +11,7 @@ later turn can refer to them. This module only shows threads in the routes' shap
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -57,6 +58,13 @@ class ConversationNotFound(KeyError):
     pass
 
 
+class ConversationDeleted(ConversationNotFound):
+    """The conversation was deleted while this turn of it ran: the turn stopped and left nothing behind."""
+
+    def __str__(self) -> str:
+        return f"conversation {self.args[0]!r} was deleted while this turn ran"
+
+
 class ConversationThreads:
     """The agent's graph with the SQLite checkpointer, and the threads it keeps, as conversations."""
 
@@ -66,6 +74,8 @@ class ConversationThreads:
         # The graph runs the stages of a HuggingGPT; another kind of agent serves the stateless routes only.
         self.graph = build_graph(agent, checkpointer=self.checkpointer) if isinstance(agent, HuggingGPT) else None
         self._turns: dict[str, asyncio.Lock] = {}
+        self._running: dict[str, asyncio.Task] = {}  # the turn each conversation is running
+        self._deleting: set[str] = set()
 
     def close(self) -> None:
         self.checkpointer.close()
@@ -106,21 +116,44 @@ class ConversationThreads:
                             resources=resources)
 
     async def delete(self, conversation_id: str) -> None:
+        """Delete the thread; a turn it is running stops first (else its last checkpoint would bring the
+        conversation back when it ends)."""
         await self.messages(conversation_id)  # ConversationNotFound for an unknown id
-        await self.checkpointer.adelete_thread(conversation_id)
+        if (running := self._running.get(conversation_id)) is not None:
+            self._deleting.add(conversation_id)
+            running.cancel()
+        try:
+            async with self._lock(conversation_id):
+                await self.checkpointer.adelete_thread(conversation_id)
+        finally:
+            self._deleting.discard(conversation_id)
 
     async def run(self, conversation_id: str, messages: list[BaseMessage]) -> HuggingGPTResult:
         """One turn: the new messages (the last is the request) added to the thread, the answer to it."""
-        async with self._lock(conversation_id):
+        async with self._turn(conversation_id):
             state = await self._graph().ainvoke({"messages": messages}, self._config(conversation_id))
         return result_from_state(state)
 
     async def stream(self, conversation_id: str, messages: list[BaseMessage]) -> AsyncIterator[dict[str, Any]]:
         """One turn, as the stage events of the graph's `custom` stream (`{"kind", "data"}`)."""
-        async with self._lock(conversation_id):
+        async with self._turn(conversation_id):
             async for event in self._graph().astream({"messages": messages}, self._config(conversation_id),
                                                      stream_mode="custom"):
                 yield event
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, conversation_id: str) -> AsyncIterator[None]:
+        """The conversation's turn, one at a time, cancelled by a delete (ConversationDeleted)."""
+        async with self._lock(conversation_id):
+            self._running[conversation_id] = asyncio.current_task()
+            try:
+                yield
+            except asyncio.CancelledError:
+                if conversation_id in self._deleting:
+                    raise ConversationDeleted(conversation_id) from None
+                raise
+            finally:
+                self._running.pop(conversation_id, None)
 
     def _lock(self, conversation_id: str) -> asyncio.Lock:
         """Turns of one conversation run one after the other: each reads the thread the one before wrote."""

@@ -113,7 +113,10 @@ async def hugginggpt(request: Request, body: MessagesRequest) -> dict[str, Any]:
     """All four stages; `{"message": answer}` as the original, plus the files produced."""
     turn = await _turn(request, body)
     if turn.conversation_id:  # the checkpointer keeps the turn
-        result = await _state(request).store.run(turn.conversation_id, turn.messages())
+        try:
+            result = await _state(request).store.run(turn.conversation_id, turn.messages())
+        except ConversationNotFound as exc:  # deleted while the turn ran
+            raise HTTPException(404, str(exc)) from None
     else:
         result = await _state(request).agent.ainvoke(turn.input)
     reply: dict[str, Any] = {"message": result.answer, "files": _media(request, result.files)}
@@ -230,6 +233,8 @@ async def _run_turn(request: Request, turn: Turn, emit: Callable[[dict[str, str]
         async for data in _state(request).store.stream(turn.conversation_id, turn.messages()):
             event = StageEvent.model_validate(data)
             emit(_sse(event.kind, _with_media(request, event)))
+    except ConversationNotFound as exc:  # deleted while it ran: nothing failed
+        emit(_sse("error", {"error": str(exc)}))
     except Exception as exc:
         logger.exception("conversation turn failed")
         emit(_sse("error", {"error": f"{type(exc).__name__}: {exc}"}))

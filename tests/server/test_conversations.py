@@ -3,7 +3,7 @@ and the chat page's streaming route."""
 
 import numpy as np
 
-from .conftest import canny, fetch_image, shape_image, sse_events, upload
+from .conftest import canny, fetch_image, scripted_agent, shape_image, sse_events, upload
 
 
 def test_two_turns_client_sends_only_the_new_message(client, server, tmp_path):
@@ -87,3 +87,28 @@ def test_delete_conversation(client):
     assert client.delete(f"/conversations/{cid}").status_code == 204
     assert client.get(f"/conversations/{cid}").status_code == 404
     assert client.delete(f"/conversations/{cid}").status_code == 404
+
+
+def test_deleting_a_conversation_mid_turn_stops_the_turn_and_it_stays_deleted(start_server):
+    """The turn's last checkpoint used to bring a conversation deleted while it ran back to life."""
+    import threading
+    import time
+
+    def slow_answer(messages):
+        time.sleep(3)
+        return "late answer"
+
+    live = start_server(agent_factory=lambda ws: scripted_agent(ws, respond=slow_answer, chat=slow_answer))
+    with live.client() as http:
+        cid = http.post("/conversations").json()["id"]
+        streamed: list = []
+        sender = threading.Thread(target=lambda: streamed.append(
+            sse_events(http.post(f"/conversations/{cid}/messages", json={"content": "hello there"}).text)))
+        sender.start()
+        time.sleep(1.0)  # the turn is in its answer
+        assert http.delete(f"/conversations/{cid}").status_code == 204
+        sender.join(30)
+        assert streamed and streamed[0][-1][0] == "error"
+        assert "was deleted while this turn ran" in streamed[0][-1][1]["error"]
+        time.sleep(3)  # past the moment the slow answer would have been stored
+        assert http.get(f"/conversations/{cid}").status_code == 404
