@@ -330,17 +330,35 @@ def _add_error_handlers(app: FastAPI) -> None:
         if isinstance(exc.detail, str):
             return _error(exc.status_code, exc.detail, exc.headers)
         return _error(exc.status_code, _validation_message(exc.detail), exc.headers,
-                      details=jsonable_encoder(exc.detail))
+                      details=_brief(jsonable_encoder(exc.detail)))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(422, _validation_message(exc.errors()), details=jsonable_encoder(exc.errors()))
+        return _error(422, _validation_message(exc.errors()), details=_brief(jsonable_encoder(exc.errors())))
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        return _error(400, "invalid request: the body is nested too deeply to read")
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
         logger.exception("unhandled error on %s %s", request.method, request.url.path)
         # Sent from outside the middlewares: hide disk paths here too.
         return _error(500, request.app.state.hugginggpt.public.text(f"internal error: {type(exc).__name__}: {exc}"))
+
+
+def _brief(errors: Any, limit: int = 200) -> Any:
+    """Validation errors without a long echo of what was sent (a 900 kB file part came back whole)."""
+    if not isinstance(errors, list):
+        return errors
+    out = []
+    for error in errors:
+        if isinstance(error, dict) and "input" in error:
+            shown = error["input"] if isinstance(error["input"], str) else json.dumps(error["input"], default=str)
+            if len(shown) > limit:
+                error = {**error, "input": shown[:limit] + f"... ({len(shown):,} characters)"}
+        out.append(error)
+    return out
 
 
 def _validation_message(errors: Any) -> str:

@@ -132,6 +132,13 @@ def test_malformed_and_bad_requests(client):
     assert unknown.status_code == 404 and unknown.json()["error"] == "no route GET /nowhere"
     too_big = client.post("/hugginggpt", json={"messages": [{"role": "user", "content": "x" * (3 * 2**20)}]})
     assert too_big.status_code == 413 and "limit" in too_big.json()["error"]
+    deep = "[" * 50_000 + "]" * 50_000  # within the size limit, past Python's recursion limit
+    nested = client.post("/hugginggpt/invoke", content=f'{{"input": {{"request": "hi", "chat_history": {deep}}}}}',
+                         headers={"content-type": "application/json"})
+    assert nested.status_code == 400 and nested.json()["error"] == "invalid request: the body is nested too deeply to read"
+    # a file part sent without a file name is a plain form field: refused without echoing what was sent
+    unnamed = client.post("/files", files={"file": (None, b"\x89PNG" + b"x" * 100_000, "image/png")})
+    assert unnamed.status_code == 422 and len(unnamed.content) < 2_000, len(unnamed.content)
 
 
 def test_failures_are_json_without_stack_traces(start_server):
