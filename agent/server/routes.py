@@ -200,6 +200,7 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
     workspace = _state(request).workspace
     attached = []
     for name in body.files:
+        name = _state(request).public.to_workspace(name)  # the `url` POST /files gave names the same file
         if name.startswith(("http://", "https://", "file://")):
             raise HTTPException(400, f"attach files by their workspace path (from POST /files), not {name!r}")
         try:

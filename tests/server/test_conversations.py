@@ -64,6 +64,10 @@ def test_message_route_streams_stages_and_records_the_turn(client, server, tmp_p
     stored = client.get(f"/conversations/{cid}").json()
     assert [r["origin"] for r in stored["resources"]] == ["upload", "output"]
     assert stored["messages"][1]["details"]["files"] == task["media"]
+    # the `url` POST /files answered with names the same file as its `path`
+    again = sse_events(client.post(f"/conversations/{cid}/messages",
+                                   json={"content": "Make an edge map", "files": [image["url"]]}).text)
+    assert again[0][1]["request"] == f"Make an edge map (attached: {image['path']})" and again[-1][0] == "result"
 
 
 def test_message_route_refuses_files_outside_the_workspace(client):
