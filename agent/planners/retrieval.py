@@ -20,7 +20,7 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention, find_mentions
 from langchain_hugginggpt.agent.planners.phrasebook import PhraseClassifier
-from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, means_first, ordered_plan
+from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled, means_first, ordered_plan, per_listed_input
 from langchain_hugginggpt.agent.planners.text import (
     OUTPUT_REF,
     RESULT_REF,
@@ -124,7 +124,7 @@ class RetrievalPlanner:
             # the conversational model, which answers from what it knows, rather than to no plan at all; a question
             # about the assistant itself ("how are you?") is chit-chat, which the chat model answers without a plan.
             steps = [Step("conversational", question.mention, question.lo, question.hi, {"text": request})]
-        plan = ordered_plan(steps)
+        plan = ordered_plan(per_listed_input(steps, parsed))
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
         confidence, nearest = self._confidence(request, steps)
         return PlannerOutput(plan=plan, planner=self.name, confidence=confidence,

@@ -111,6 +111,45 @@ def drop_unfilled(steps: list[Step], fallback: Callable[[str], str | None] = lam
             for s in (steps[i] for i in keep)]
 
 
+# What joins the items of a list: "a.wav and b.wav", "street.jpg and in street2.jpg", "cat.jpg, dog.jpg and bird.jpg"
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|(?:and|&)\s+)(?:(?:in|of|for|from|on|to)\s+)?(?:the\s+)?", re.I)
+
+
+def per_listed_input(steps: list[Step], parsed: ParsedRequest) -> list[Step]:
+    """A step whose own file or quote is the first of a list of inputs of its kind ("transcribe a.wav and b.wav")
+    runs once per item no other step reads, each copy with the steps that use its output: before, the plan
+    silently did the first item only."""
+    used = {v for s in steps for v in s.args.values()}
+    out = list(steps)
+    for i, step in enumerate(steps):
+        spec = TASKS[step.task]
+        for slot in spec.required:
+            kind = spec.inputs[slot]
+            items = sorted((r for r in (parsed.quotes if kind == "text" else parsed.files) if kind == "text" or r.kind == kind),
+                           key=lambda r: r.start)
+            own = next((r for r in items if r.value == step.args.get(slot)), None)
+            if own is None:
+                continue
+            listed, end = [], own.stop
+            for item in (r for r in items if r.start >= end):
+                if item.value in used or not _LIST_GAP.fullmatch(parsed.text[end:item.start]):
+                    break
+                listed.append(item.value)
+                end = item.stop
+            users = sorted(j for j in range(len(steps)) if i in ancestors(steps, j))
+            for value in listed:
+                index = {old: len(out) + k for k, old in enumerate([i, *users])}
+                for old in (i, *users):
+                    copy = steps[old]
+                    args = _renumbered({k: v for k, v in copy.args.items()}, {n: index.get(n, n) for n in range(len(steps))})
+                    if old == i:
+                        args[slot] = value
+                    out.append(Step(copy.task, copy.mention, copy.lo, copy.hi, args, {index.get(d, d) for d in copy.deps}))
+            used.update(listed)
+            break
+    return out
+
+
 def ordered_plan(steps: list[Step]) -> Plan:
     """Ids in an order where every task follows the tasks it uses (stable otherwise)."""
     order, placed = [], set()

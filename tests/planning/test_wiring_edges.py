@@ -165,3 +165,33 @@ def test_a_means_works_on_the_result_it_checks(name, request_, maker, reader):
     steps = by_task(out)
     assert set(steps) == {maker, reader}
     assert steps[reader].dep == [steps[maker].id] and steps[maker].dep == [-1]
+
+
+@pytest.mark.parametrize("name", ["retrieval", "learned"])
+@pytest.mark.parametrize("request_, task, slot, values", [
+    ("Transcribe a.wav and b.wav", "automatic-speech-recognition", "audio", ["a.wav", "b.wav"]),
+    ("Detect the objects in street.jpg and in street2.jpg", "object-detection", "image", ["street.jpg", "street2.jpg"]),
+    ("Classify cat.jpg, dog.jpg and bird.jpg", "image-classification", "image", ["cat.jpg", "dog.jpg", "bird.jpg"]),
+    ("What's the sentiment of 'I hate mondays' and of 'I love fridays'?", "text-classification", "text",
+     ["I hate mondays", "I love fridays"]),
+])
+def test_a_task_asked_of_a_list_runs_once_per_item(name, request_, task, slot, values):
+    """Before, the plan did the first item and said nothing of the rest."""
+    from langchain_hugginggpt.agent.planners import default_planner
+
+    plan = validate_plan(default_planner(name).plan(request_).plan).plan
+    assert [(t.task, t.args[slot], t.dep) for t in plan.tasks] == [(task, v, [-1]) for v in values]
+
+
+@pytest.mark.parametrize("name", ["retrieval", "learned"])
+def test_each_listed_item_keeps_the_steps_that_use_its_output(name):
+    from langchain_hugginggpt.agent.planners import default_planner
+
+    plan = validate_plan(default_planner(name).plan("Caption a.jpg and b.jpg, then read the captions aloud").plan).plan
+    captions = {t.args["image"]: t.id for t in plan.tasks if t.task == "image-to-text"}
+    spoken = sorted(t.args["text"] for t in plan.tasks if t.task == "text-to-speech")
+    assert set(captions) == {"a.jpg", "b.jpg"} and spoken == sorted(f"<resource>-{i}" for i in captions.values())
+    # a list a step reads whole (both sides of a comparison): nothing is copied
+    both = default_planner(name).plan("How similar are 'A cat sat on the mat' and 'A dog ran in the park'?").plan
+    assert [(t.task, sorted(t.args.values())) for t in both.tasks] == [
+        ("sentence-similarity", ["A cat sat on the mat", "A dog ran in the park"])]
