@@ -268,6 +268,10 @@ def fill_from_later(steps: list[Step]) -> None:
                     break
 
 
+# "translate @Q0 to Klingon": a capitalised word right after the translation's object names a language we do not list
+_UNLISTED_TARGET = re.compile(r"\b(?i:translat\w*\s+(?:@Q\d+|it|this|that|the \w+)\s+(?:in)?to)\s+([A-Z][a-z]+)\b(?!\s*['\w])")
+
+
 def name_languages(steps: list[Step], parsed: ParsedRequest) -> None:
     """'Transcribe a.wav and translate it into French': a translation step takes the languages the request
     names (its own words where it has several translation steps), so the engine translates into French even
@@ -276,6 +280,8 @@ def name_languages(steps: list[Step], parsed: ParsedRequest) -> None:
     for step in translations:
         words = parsed.masked if len(translations) == 1 else parsed.masked[step.lo:step.hi]
         source, target = named_languages(words)
+        if target is None and (unknown := _UNLISTED_TARGET.search(words)):
+            target = unknown.group(1)  # "into Klingon": the engine refuses a language it lacks by name
         for slot, language in (("target_lang", target), ("source_lang", source)):
             if language and not step.args.get(slot):
                 step.args[slot] = language

@@ -195,3 +195,17 @@ def test_each_listed_item_keeps_the_steps_that_use_its_output(name):
     both = default_planner(name).plan("How similar are 'A cat sat on the mat' and 'A dog ran in the park'?").plan
     assert [(t.task, sorted(t.args.values())) for t in both.tasks] == [
         ("sentence-similarity", ["A cat sat on the mat", "A dog ran in the park"])]
+
+
+@pytest.mark.parametrize("name", ["retrieval", "learned"])
+def test_a_language_we_do_not_list_is_still_the_target(name):
+    """'to Klingon' used to leave the target empty, so the engine translated into its default language and the
+    answer came back in Spanish; named, the engine refuses the language it lacks."""
+    from langchain_hugginggpt.agent.planners import default_planner
+
+    planner = default_planner(name)
+    assert planner.plan("Translate 'good morning' to Klingon").plan.tasks[0].args == {
+        "text": "good morning", "target_lang": "Klingon"}
+    assert planner.plan("Transcribe a.wav and translate it into Quechua").plan.tasks[1].args["target_lang"] == "Quechua"
+    # a name after "to" that goes on is no language
+    assert "target_lang" not in planner.plan("Translate 'hi' to Bob's sister").plan.tasks[0].args
