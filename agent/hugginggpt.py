@@ -15,6 +15,7 @@ import asyncio
 import logging
 import queue
 import time
+from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator, Literal
 
 from anyio.from_thread import start_blocking_portal
@@ -46,6 +47,14 @@ class HuggingGPTInput(BaseModel):
     request: str
     chat_history: list[dict[str, Any]] = Field(default_factory=list)
 
+    @field_validator("chat_history", mode="before")
+    @classmethod
+    def _pairs_as_messages(cls, value: Any) -> Any:
+        """("user", "hi") pairs, as LangChain's message shorthand writes them, are messages too."""
+        if isinstance(value, (list, tuple)):
+            return [{"role": m[0], "content": m[1]} if isinstance(m, (tuple, list)) and len(m) == 2 else m for m in value]
+        return value
+
     @field_validator("request")
     @classmethod
     def _plannable(cls, value: str) -> str:
@@ -72,7 +81,13 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     confidence_threshold: float = 0.6
     chit_chat_history: bool = Field(True, description="Show earlier turns to the LLM when a request has no task.")
     log_runs: bool = True
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    # a misspelt option ("plannr=") is an error, not silently the default
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    @field_validator("workspace", mode="before")
+    @classmethod
+    def _folder_as_workspace(cls, value: Any) -> Any:
+        return Workspace(value) if isinstance(value, (str, Path)) else value
 
     @field_validator("experts", mode="before")
     @classmethod

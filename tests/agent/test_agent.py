@@ -199,3 +199,21 @@ def test_the_default_planner_plans_what_the_agents_models_can_run(workspace, tmp
         agent = HuggingGPT(planner="auto", workspace=workspace, candidate_source=source, log_runs=False)
         planned = asyncio.run(agent.aplan("how many people are in street.jpg?"))
         assert planned.planner == "learned" and [t.task for t in planned.plan.tasks] == tasks
+
+
+def test_options_are_checked_and_take_the_forms_users_write(tmp_path):
+    """A misspelt option used to be ignored (the default planner ran); a folder given as text was refused; the
+    chat history in LangChain's ("user", "hi") pairs was refused."""
+    import pydantic
+    from PIL import Image
+
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+
+    with pytest.raises(pydantic.ValidationError, match="planer"):
+        HuggingGPT(planer="retrieval")
+    agent = HuggingGPT(llm=None, planner="retrieval", responder="template", workspace=str(tmp_path), log_runs=False)
+    assert agent.workspace.root == tmp_path.resolve()
+    Image.new("RGB", (32, 32), "white").save(tmp_path / "a.png")
+    result = agent.invoke({"request": "Give me the canny edge map of a.png",
+                           "chat_history": [("user", "hi"), ("assistant", "Hello!")]})
+    assert result.results[0].status == "ok" and result.results[0].files[0].startswith(str(tmp_path.resolve()))
