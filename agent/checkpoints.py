@@ -66,6 +66,8 @@ def sqlite_checkpointer(path: str | Path | None = None) -> ThreadedSqliteSaver:
 
         path = data_dir() / CHECKPOINTS_NAME
     path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"checkpoints file {path} is a folder; give a file name (e.g. {path / CHECKPOINTS_NAME})")
     path.parent.mkdir(parents=True, exist_ok=True)
     # check_same_thread=False: the saver locks the connection itself (see SqliteSaver).
     connection = sqlite3.connect(path, check_same_thread=False)

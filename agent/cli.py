@@ -233,7 +233,6 @@ def _agent_options(parser: argparse.ArgumentParser) -> None:
     add_experts_options(parser)
     add_url_options(parser)
     parser.add_argument("--no-log", action="store_true", help="do not append this run to the run log")
-    parser.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
 
 
@@ -243,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="answer one request")
     run.add_argument("request")
     _agent_options(run)
+    run.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     run.set_defaults(func=cmd_run)
     chat = sub.add_parser("chat", help="multi-turn chat")
     _agent_options(chat)
@@ -251,8 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="SQLite file that keeps conversations (default: checkpoints.sqlite3 in the data folder)")
     chat.set_defaults(func=cmd_chat)
     tasks = sub.add_parser("tasks", help="supported tasks and the models that can run them here")
-    tasks.add_argument("--json", action="store_true")
-    tasks.add_argument("--markdown", action="store_true", help="a Markdown table (used for the README)")
+    shape = tasks.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true")
+    shape.add_argument("--markdown", action="store_true", help="a Markdown table (used for the README)")
     tasks.set_defaults(func=cmd_tasks)
     logs = sub.add_parser("logs", help="logged runs")
     logs.add_argument("--last", type=positive_int, default=20)
@@ -261,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="run a logged plan again with its logged models")
     replay.add_argument("run_id")
     _agent_options(replay)
+    replay.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     replay.set_defaults(func=cmd_replay)
     for module in PLUGINS:
         try:

@@ -16,6 +16,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import json_repair
@@ -53,6 +54,10 @@ def load_llm(spec: str | BaseChatModel | None = None, **kwargs: Any) -> BaseChat
 
         if not name:
             raise ValueError("the hf: preset needs a model id, e.g. hf:HuggingFaceTB/SmolLM2-1.7B-Instruct")
+        if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().is_dir():
+            # a local folder, as the path says: the hub would only complain that it is no repo id
+            raise ValueError(f"the hf: preset's folder {name} " + ("is a file" if Path(name).expanduser().exists()
+                                                                  else "not found"))
         from langchain_hugginggpt.agent.hf_pipeline_chat import ChatHuggingFacePipeline
 
         pipeline = HuggingFacePipeline.from_model_id(model_id=name, task="text-generation",

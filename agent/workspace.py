@@ -121,6 +121,8 @@ class Workspace:
         if self._hidden(candidate):  # .git, .env, .config: what `GET /files` never serves, no step reads either
             raise WorkspaceError(f"{value!r} is a hidden file (a name in its path starts with '.'); hidden files are "
                                  "not read as inputs")
+        if candidate.is_dir():
+            raise WorkspaceError(f"input {value!r} is a folder, not a file")
         if not candidate.is_file():
             raise WorkspaceError(f"input file {value!r} not found in the workspace {self.root}")
         return candidate

@@ -108,6 +108,8 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -
         raise HTTPException(415, f"uploads must be images, audio, video or plain text; {file.filename!r} was sent "
                                  f"as {declared!r}")
     head = await file.read(SNIFF_BYTES)
+    if not head:
+        raise HTTPException(400, f"{file.filename!r} is empty (0 bytes): nothing to store")
     detected = sniff(head) or ("text/plain" if declared == "text/plain" and _looks_like_text(head) else None)
     if detected is None:
         raise HTTPException(415, f"{file.filename!r} is not an image, audio or video file in an allowed format "

@@ -147,3 +147,18 @@ def test_a_cut_short_run_log_line_is_skipped_by_name_and_the_next_run_starts_a_f
     assert again.returncode == 0, again.stderr
     last = log.read_text(encoding="utf-8").splitlines()[-1]
     assert json.loads(last)["request"] == "Give me the canny edge map of a.png"
+
+
+def test_option_and_path_mistakes_are_named(tmp_path):
+    (tmp_path / "dir.png").mkdir()
+    for args, problem in (
+            (["chat", "--json"], "unrecognized arguments: --json"),
+            (["tasks", "--json", "--markdown"], "argument --markdown: not allowed with argument --json"),
+            (["run", "hi", "--llm", "hf:/nonexistent/dir", "--planner", "llm"],
+             "the hf: preset's folder /nonexistent/dir not found"),
+            (["chat", "--checkpoints", str(tmp_path)], f"checkpoints file {tmp_path} is a folder")):
+        proc = hugginggpt(*args, cwd=tmp_path, home=tmp_path / "home")
+        assert proc.returncode == 2 and problem in " ".join(proc.stderr.split()), (args, proc.stderr)
+    folder = hugginggpt("run", "Give me the canny edge map of dir.png", "--planner", "retrieval", "--json",
+                        cwd=tmp_path, home=tmp_path / "home")
+    assert "input 'dir.png' is a folder, not a file" in json.loads(folder.stdout)["results"]["0"]["error"]

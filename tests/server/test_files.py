@@ -139,3 +139,10 @@ def test_a_text_too_long_for_a_request_is_uploaded_and_read_by_the_step_that_nam
         with (tmp_path / "noise.txt").open("rb") as handle:
             refused = http.post("/files", files={"file": ("noise.txt", handle, "text/plain")})
         assert refused.status_code == 415 and "nor UTF-8 text sent as text/plain" in refused.json()["error"]
+
+
+def test_an_empty_upload_is_named_as_empty(client, tmp_path):
+    (tmp_path / "blank.png").write_bytes(b"")
+    with (tmp_path / "blank.png").open("rb") as handle:
+        refused = client.post("/files", files={"file": ("blank.png", handle, "image/png")})
+    assert refused.status_code == 400 and refused.json()["error"] == "'blank.png' is empty (0 bytes): nothing to store"
