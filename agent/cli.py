@@ -185,7 +185,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     from langchain_hugginggpt.agent.run_log import areplay, find_run
 
-    result = asyncio.run(areplay(find_run(args.run_id), _agent(args)))
+    record = find_run(args.run_id)
+    if args.workspace is None:  # the folder the run read its inputs in, where it still exists
+        logged = record.get("workspace")
+        args.workspace = logged if logged and os.path.isdir(logged) else "."
+    result = asyncio.run(areplay(record, _agent(args)))
     print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) if args.json else result.answer)
     return 1 if result.error or _every_task_failed(result) else 0
 
@@ -263,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("run_id")
     _agent_options(replay)
     replay.add_argument("--json", action="store_true", help="print the full result as one JSON object")
+    replay.set_defaults(workspace=None)  # default: the run's own workspace (cmd_replay)
     replay.set_defaults(func=cmd_replay)
     for module in PLUGINS:
         try:

@@ -252,7 +252,8 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
             from langchain_hugginggpt.agent.run_log import append_run
 
             try:
-                await asyncio.to_thread(append_run, result, llm=self.llm, chat_history=input.chat_history)
+                await asyncio.to_thread(append_run, result, llm=self.llm, chat_history=input.chat_history,
+                                        workspace=self.workspace.root)
             except OSError as exc:  # a full disk, a read-only log folder: the answer still goes out
                 logger.warning("could not log the run of %r: %s", result.request[:80], exc)
         emit(StageEvent(kind="result", data=result.model_dump(mode="json")))

@@ -28,8 +28,9 @@ def log_path() -> Path:
 
 
 def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | None = None,
-               path: Path | None = None) -> str:
-    """Append one run; returns its id."""
+               path: Path | None = None, workspace: Path | None = None) -> str:
+    """Append one run (with the workspace its inputs were read in, so a replay reads the same files); returns
+    its id."""
     from langchain_hugginggpt.agent.llms import llm_name
 
     run_id = uuid.uuid4().hex[:12]
@@ -38,6 +39,7 @@ def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | N
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "llm": llm_name(llm) if llm is not None else None,
         "chat_history": chat_history or [],
+        "workspace": str(workspace) if workspace is not None else None,
         **result.model_dump(mode="json"),
     }
     target = path or log_path()
@@ -96,6 +98,8 @@ async def areplay(record: dict[str, Any], agent: Any) -> HuggingGPTResult:
 
     if not isinstance(record.get("request"), str):
         raise ValueError(f"logged run {record.get('id')} has no request: it cannot be replayed")
+    if not record.get("plan"):
+        raise ValueError(f"logged run {record.get('id')} planned no task (a chat reply): there is no plan to replay")
     result = HuggingGPTResult(request=record["request"], planner="replay")
     plan = validate_plan(Plan.model_validate({"tasks": record.get("plan", [])})).plan
     result.plan = plan.tasks

@@ -162,3 +162,24 @@ def test_option_and_path_mistakes_are_named(tmp_path):
     folder = hugginggpt("run", "Give me the canny edge map of dir.png", "--planner", "retrieval", "--json",
                         cwd=tmp_path, home=tmp_path / "home")
     assert "input 'dir.png' is a folder, not a file" in json.loads(folder.stdout)["results"]["0"]["error"]
+
+
+def test_replay_reads_the_run_s_own_workspace_and_refuses_a_chat_reply(tmp_path):
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir(), elsewhere.mkdir()
+    Image.new("RGB", (32, 32), "white").save(work / "a.png")
+    Image.new("RGB", (32, 32), "black").save(elsewhere / "a.png")  # same name, another picture
+    home = tmp_path / "home"
+    first = hugginggpt("run", "Give me the canny edge map of a.png", "--planner", "retrieval", "--responder",
+                       "template", cwd=work, home=home)
+    assert first.returncode == 0, first.stderr
+    record = json.loads((home / "runs.jsonl").read_text().splitlines()[-1])
+    assert record["workspace"] == str(work.resolve())
+    again = hugginggpt("replay", record["id"], "--json", "--no-log", cwd=elsewhere, home=home)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["results"]["0"]["files"][0].startswith(str(work.resolve() / "outputs"))
+    chat = hugginggpt("run", "hello there", "--planner", "retrieval", "--responder", "template", cwd=work, home=home)
+    chat_id = json.loads((home / "runs.jsonl").read_text().splitlines()[-1])["id"]
+    refused = hugginggpt("replay", chat_id, cwd=work, home=home)
+    assert chat.returncode == 0 and refused.returncode == 2
+    assert "planned no task (a chat reply)" in " ".join(refused.stderr.split())
