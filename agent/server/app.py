@@ -10,51 +10,44 @@ Routes (with an API key set, all but GET /health and the page's static shell nee
   /conversations[/{id}[/messages]]                        conversations: LangGraph threads in a SQLite checkpointer
   GET /health                                             which LLM and which experts are ready
   GET /                                                   the chat page (static/)
-Every error is JSON: `{"error": message, "status": code}`, never a stack trace. No response
-names a path of the server's disk (public.py). Browser pages on the allowed origins
-(default: loopback, any port) may call every route; preflights are answered before auth.
+Every error is JSON: `{"error": message, "status": code}`, never a stack trace. What every request
+passes first (the key, the page origin, the Host, the body) is guard.py. No response names a path of
+the server's disk (public.py). Browser pages on the allowed origins (default: loopback, any port) may
+call every route; preflights are answered before auth.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import importlib.util
-import ipaddress
 import json
 import logging
 import os
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import cookie_parser
 
 from langchain_hugginggpt.agent.checkpoints import CHECKPOINTS_NAME
 from langchain_hugginggpt.agent.downloads import UrlPolicy
 from langchain_hugginggpt.agent.server.conversations import ConversationThreads
+from langchain_hugginggpt.agent.server.guard import LOOPBACK_ORIGIN, Guard, json_error, origin_rule
 from langchain_hugginggpt.agent.server.public import PublicPaths, PublicPathsMiddleware
 from langchain_hugginggpt.agent.workspace import Workspace
 
 logger = logging.getLogger(__name__)
 
 API_KEY_ENV = "HUGGINGGPT_API_KEY"
-COOKIE = "hugginggpt_key"  # the page stores the key here so <img src="/files/..."> is authorised too
 STATIC = Path(__file__).parent / "static"
-PUBLIC = {("GET", "/health"), ("GET", "/"), ("GET", "/favicon.ico")}
-# Pages served from this machine on any port (a dev server of the web client, this server itself).
-LOOPBACK_ORIGIN = r"https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\Z"
 AgentFactory = Callable[[Workspace], Any]
 
 
@@ -116,7 +109,7 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     # Outermost last: CORS answers preflights before auth; no response leaves with a disk path.
     app.add_middleware(Guard, api_key=api_key, max_body_bytes=max_body_bytes,
                        max_upload_bytes=max_upload_bytes + 64 * 1024,  # room for the multipart framing
-                       origin_allowed=_origin_rule(cors_origins), allowed_hosts=allowed_hosts)
+                       origin_allowed=origin_rule(cors_origins), allowed_hosts=allowed_hosts)
     app.add_middleware(PublicPathsMiddleware, paths=public)
     _add_cors(app, cors_origins)
     _add_error_handlers(app)
@@ -179,172 +172,31 @@ def _add_cors(app: FastAPI, origins: Sequence[str] | None) -> None:
                        max_age=600)
 
 
-def _origin_rule(origins: Sequence[str] | None) -> Callable[[str], bool]:
-    """The browser origins CORS lets call the API (`_add_cors`), as a test of one origin."""
-    if origins is None:
-        return lambda origin: re.match(LOOPBACK_ORIGIN, origin) is not None
-    if "*" in origins:
-        return lambda origin: True
-    listed = {o.rstrip("/") for o in origins}
-    return lambda origin: origin in listed
-
-
-def _host_name(host: str) -> str:
-    """The name in a Host header, without its port ("[::1]:80" -> "::1")."""
-    if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-
-
-def _loopback_or_address(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-        return True
-    except ValueError:
-        return name.lower().rstrip(".") == "localhost"
-
-
-class Guard:
-    """Bearer-token auth, the browser's origin and the Host a request names, and body-size limits,
-    checked before any route runs (pure ASGI, so streamed responses pass through untouched)."""
-
-    def __init__(self, app: Any, api_key: str | None, max_body_bytes: int, max_upload_bytes: int,
-                 origin_allowed: Callable[[str], bool] = lambda origin: False, allowed_hosts: Sequence[str] = ()) -> None:
-        self.app, self.api_key = app, api_key
-        self.max_body_bytes, self.max_upload_bytes = max_body_bytes, max_upload_bytes
-        self.origin_allowed, self.allowed_hosts = origin_allowed, {h.lower() for h in allowed_hosts}
-
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        method, path = scope["method"], scope["path"]
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        host = headers.get("host", "")
-        # Without a key, a page whose own name resolves to this machine (DNS rebinding) could drive the API:
-        # only loopback names, IP addresses and the names allowed are answered.
-        if not self.api_key and not _loopback_or_address(name := _host_name(host)) and name.lower() not in self.allowed_hosts:
-            return await _error(403, f"this server does not answer to the host name {name!r} without an API key "
-                                     "(serve with --allow-host NAME, or set an API key)")(scope, receive, send)
-        origin = headers.get("origin")
-        # A form or fetch from another site is sent without asking first (no CORS preflight for a form post):
-        # refused here unless CORS allows that origin.
-        if (method in ("POST", "PUT", "PATCH", "DELETE") and origin and origin.rstrip("/") not in
-                (f"http://{host}", f"https://{host}") and not self.origin_allowed(origin.rstrip("/"))):
-            return await _error(403, f"a {method} from the page origin {origin!r} is refused: that origin is not "
-                                     "allowed to call this server (see --cors-origin)")(scope, receive, send)
-        if self.api_key and not _public(method, path) and not self._authorised(headers):
-            problem = ("the API key sent is not this server's" if headers.get("authorization")
-                       else "this server needs an API key: send 'Authorization: Bearer <key>'")
-            response = _error(401, problem, headers={"WWW-Authenticate": "Bearer"})
-            return await response(scope, receive, send)
-        if method in ("POST", "PUT", "PATCH") and (problem := _wrong_type(path, headers.get("content-type"))):
-            return await _error(415, problem)(scope, receive, send)
-        limit = self.max_upload_bytes if path == "/files" else self.max_body_bytes
-        declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
-            return await _error(413, f"the request body is larger than the limit of {limit} bytes")(scope, receive, send)
-        received = 0
-        check_text = path != "/files" and method in ("POST", "PUT", "PATCH")
-        body = bytearray()
-
-        async def limited_receive() -> dict:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > limit:  # a chunked body with no Content-Length
-                raise HTTPException(413, f"the request body is larger than the limit of {limit} bytes")
-            if check_text and message["type"] == "http.request":
-                body.extend(message.get("body", b""))
-                if not message.get("more_body") and (problem := lone_surrogate(bytes(body))):
-                    raise HTTPException(422, problem)
-            return message
-
-        await self.app(scope, limited_receive, send)
-
-    def _authorised(self, headers: dict[str, str]) -> bool:
-        scheme, _, token = headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not token:
-            # The page writes the cookie with encodeURIComponent (a key may hold '+', '/', '=').
-            token = unquote(cookie_parser(headers.get("cookie", "")).get(COOKIE, ""))
-        return bool(token) and hmac.compare_digest(token.strip().encode(), self.api_key.encode())
-
-
-def lone_surrogate(body: bytes) -> str | None:
-    """Why a JSON body's text is not Unicode: a `\\udXXX` escape with no partner (JSON allows
-    it, UTF-8 cannot hold it, so it would fail deep in the pipeline or the store)."""
-    if not re.search(rb"\\u[dD][89a-fA-F]", body):
-        return None
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None  # not JSON: the route says so
-    for where, text in _strings(value, ()):
-        if (found := _SURROGATE.search(text)) is not None:
-            field = ".".join(("body", *map(str, where)))
-            return (f"invalid request: {field}: the text holds a lone UTF-16 surrogate "
-                    f"(\\u{ord(found.group()):04x}) at character {found.start()}, which is not valid Unicode")
-    return None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _strings(value: Any, where: tuple) -> Any:
-    """(location, string) for every string in a JSON value, keys included."""
-    if isinstance(value, str):
-        yield where, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(key, where)
-            yield from _strings(item, (*where, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _strings(item, (*where, i))
-
-
-def _public(method: str, path: str) -> bool:
-    """The health check and the page's static shell (no data in them; the page asks for the key)."""
-    return (method, path) in PUBLIC or (method == "GET" and path.startswith("/static/"))
-
-
-def _wrong_type(path: str, content_type: str | None) -> str | None:
-    """Why a body's declared type does not fit the route (uploads are multipart, the rest JSON)."""
-    kind = (content_type or "").split(";")[0].strip().lower()
-    if path == "/files":
-        return None if kind == "multipart/form-data" else f"upload files as multipart/form-data, not {kind or 'no type'!r}"
-    if kind and kind != "application/json" and not kind.endswith("+json"):
-        return f"send the body as JSON (Content-Type: application/json), not {kind!r}"
-    return None
-
-
-def _error(status: int, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, "status": status, **extra}, status_code=status, headers=headers)
-
 
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code in (404, 405) and exc.detail in ("Not Found", "Method Not Allowed"):
             what = "no route" if exc.status_code == 404 else "method not allowed:"
-            return _error(exc.status_code, f"{what} {request.method} {request.url.path}", exc.headers)
+            return json_error(exc.status_code, f"{what} {request.method} {request.url.path}", exc.headers)
         if isinstance(exc.detail, str):
-            return _error(exc.status_code, exc.detail, exc.headers)
-        return _error(exc.status_code, _validation_message(exc.detail), exc.headers,
+            return json_error(exc.status_code, exc.detail, exc.headers)
+        return json_error(exc.status_code, _validation_message(exc.detail), exc.headers,
                       details=_brief(jsonable_encoder(exc.detail)))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(422, _validation_message(exc.errors()), details=_brief(jsonable_encoder(exc.errors())))
+        return json_error(422, _validation_message(exc.errors()), details=_brief(jsonable_encoder(exc.errors())))
 
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
-        return _error(400, "invalid request: the body is nested too deeply to read")
+        return json_error(400, "invalid request: the body is nested too deeply to read")
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
         logger.exception("unhandled error on %s %s", request.method, request.url.path)
         # Sent from outside the middlewares: hide disk paths here too.
-        return _error(500, request.app.state.hugginggpt.public.text(f"internal error: {type(exc).__name__}: {exc}"))
+        return json_error(500, request.app.state.hugginggpt.public.text(f"internal error: {type(exc).__name__}: {exc}"))
 
 
 def _brief(errors: Any, limit: int = 200) -> Any:
