@@ -85,7 +85,8 @@ class Guard:
                        else "this server needs an API key: send 'Authorization: Bearer <key>'")
             response = json_error(401, problem, headers={"WWW-Authenticate": "Bearer"})
             return await response(scope, receive, send)
-        if method in ("POST", "PUT", "PATCH") and (problem := _wrong_type(path, headers.get("content-type"))):
+        has_body = headers.get("content-length", "0") not in ("", "0") or "transfer-encoding" in headers
+        if method in ("POST", "PUT", "PATCH") and (problem := _wrong_type(path, headers.get("content-type"), has_body)):
             return await json_error(415, problem)(scope, receive, send)
         limit = self.max_upload_bytes if path == "/files" else self.max_body_bytes
         declared = headers.get("content-length", "")
@@ -155,11 +156,14 @@ def _public(method: str, path: str) -> bool:
     return (method, path) in PUBLIC or (method == "GET" and path.startswith("/static/"))
 
 
-def _wrong_type(path: str, content_type: str | None) -> str | None:
-    """Why a body's declared type does not fit the route (uploads are multipart, the rest JSON)."""
+def _wrong_type(path: str, content_type: str | None, has_body: bool = True) -> str | None:
+    """Why a body's declared type does not fit the route (uploads are multipart, the rest JSON); a body sent
+    with no type at all is not read as JSON either (only an empty one, as `POST /conversations` sends, passes)."""
     kind = (content_type or "").split(";")[0].strip().lower()
     if path == "/files":
         return None if kind == "multipart/form-data" else f"upload files as multipart/form-data, not {kind or 'no type'!r}"
+    if not kind and has_body:
+        return "send the body as JSON (Content-Type: application/json); it came with no Content-Type"
     if kind and kind != "application/json" and not kind.endswith("+json"):
         return f"send the body as JSON (Content-Type: application/json), not {kind!r}"
     return None

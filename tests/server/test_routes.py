@@ -117,6 +117,9 @@ def test_malformed_and_bad_requests(client):
     assert not_json.status_code == 422 and "the body is not valid JSON" in not_json.json()["error"]
     wrong_type = client.post("/tasks", content=b"hi", headers={"content-type": "text/plain"})
     assert wrong_type.status_code == 415 and "application/json" in wrong_type.json()["error"]
+    no_type = client.post("/hugginggpt", content=b'{"messages": [{"role": "user", "content": "hi"}]}')
+    assert no_type.status_code == 415 and no_type.json()["error"].endswith("it came with no Content-Type")
+    assert client.post("/conversations").status_code == 201  # no body, no type: fine
     not_user = client.post("/tasks", json={"messages": [{"role": "assistant", "content": "hi"}]})
     assert not_user.status_code == 400 and "must come from the user" in not_user.json()["error"]
     empty = client.post("/hugginggpt", json={"messages": [{"role": "user", "content": "  "}]})
