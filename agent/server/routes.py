@@ -42,7 +42,9 @@ class MessagesRequest(BaseModel):
     """The original HuggingGPT body; `api_key`/`api_type`/`model` from old clients are ignored."""
 
     messages: list[Message] = Field(min_length=1, description="The chat log; the last message is the request.")
-    conversation_id: str | None = Field(None, description="Prepend this stored conversation and record the turn.")
+    # "" is no id: silently running without the conversation would lose the turn from it
+    conversation_id: str | None = Field(None, min_length=1,
+                                        description="Prepend this stored conversation and record the turn.")
     model_config = ConfigDict(extra="ignore")
 
 

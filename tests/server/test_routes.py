@@ -120,6 +120,8 @@ def test_malformed_and_bad_requests(client):
     no_type = client.post("/hugginggpt", content=b'{"messages": [{"role": "user", "content": "hi"}]}')
     assert no_type.status_code == 415 and no_type.json()["error"].endswith("it came with no Content-Type")
     assert client.post("/conversations").status_code == 201  # no body, no type: fine
+    blank_id = client.post("/hugginggpt", json={"conversation_id": "", "messages": [{"role": "user", "content": "hi"}]})
+    assert blank_id.status_code == 422 and blank_id.json()["error"].startswith("invalid request: body.conversation_id")
     not_user = client.post("/tasks", json={"messages": [{"role": "assistant", "content": "hi"}]})
     assert not_user.status_code == 400 and "must come from the user" in not_user.json()["error"]
     empty = client.post("/hugginggpt", json={"messages": [{"role": "user", "content": "  "}]})
