@@ -23,6 +23,14 @@ from langchain_hugginggpt.tools.tasks import TASKS
 # "the mask") chain to the annotation. With chaining by default off, "it" means the input too.
 ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"}
 ANNOTATORS |= {name for name in TASKS if name.endswith("-control")}
+
+
+def _map_of_a_photo(task: str, source: str) -> bool:
+    """A ControlNet map (edges, pose, lines) drawn from a detection's picture would trace its boxes and labels:
+    "detect the objects in a.jpg and give me the canny edges of it" means the photo."""
+    return task.endswith("-control") and source == "object-detection"
+
+
 # Tasks that read what a picture shows (captions, labels, answers, other annotations). Tasks that
 # make a new image from one (editing, ControlNet generation from a map) may start from an annotation.
 READERS = {name for name, spec in TASKS.items() if "image" in spec.inputs.values()
@@ -154,7 +162,7 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
             mine = [f for f in own_files if f.kind == kind]
             anywhere = [f for f in parsed.files if f.kind == kind]
             if (j is not None and not mine and not explicit and steps[j].task in ANNOTATORS
-                    and step.task in READERS and INPUT_REF.search(scope)):
+                    and step.task in READERS and (INPUT_REF.search(scope) or _map_of_a_photo(step.task, steps[j].task))):
                 # "Detect the objects in a.jpg and describe the picture": the picture is what the
                 # annotator annotated, not its drawing (which chaining by default would give).
                 source = input_of(steps[j], kind)

@@ -209,3 +209,20 @@ def test_a_language_we_do_not_list_is_still_the_target(name):
     assert planner.plan("Transcribe a.wav and translate it into Quechua").plan.tasks[1].args["target_lang"] == "Quechua"
     # a name after "to" that goes on is no language
     assert "target_lang" not in planner.plan("Translate 'hi' to Bob's sister").plan.tasks[0].args
+
+
+@pytest.mark.parametrize("name", ["retrieval", "learned"])
+@pytest.mark.parametrize("request_, task", [
+    ("Detect the objects in street.jpg and give me the canny edges of it", "canny-control"),
+    ("Find the people in street.jpg and give me their pose", "openpose-control"),
+])
+def test_a_control_map_after_a_detection_is_drawn_from_the_photo(name, request_, task):
+    """The detection's picture has its boxes and labels drawn in: an edge or pose map of it traced them."""
+    from langchain_hugginggpt.agent.planners import default_planner
+
+    steps = by_task(default_planner(name).plan(request_))
+    assert steps[task].args["image"] == "street.jpg" and steps[task].dep == [-1]
+    # asked for in so many words, the annotated picture it is
+    steps = by_task(default_planner(name).plan("Detect the objects in street.jpg and give me the canny edges of "
+                                               "the annotated image"))
+    assert steps["canny-control"].args["image"] == f"<resource>-{steps['object-detection'].id}"
