@@ -177,15 +177,16 @@ class LearnedPlanner(RetrievalPlanner):
                 # the request's own words are the text only where it quotes some or names no file left unread
                 at_hand = named | ({"text"} if parsed.quotes or not unread else set())
                 given = kind in at_hand or kind in _made([o for o in out if o != task], at_hand)
-                makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
-                          and any(TASKS[t].inputs[s] in unread for s in TASKS[t].required) and self.can_run(t)]
+                if given:
+                    continue
+                able = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
+                        and self.can_run(t)]
+                needs = {t: {TASKS[t].inputs[s] for s in TASKS[t].required} for t in able}
+                makers = [t for t in able if needs[t] & set(unread)]
                 if not makers and "text" in at_hand:  # no file to start from: the request's words
-                    makers = [t for t in scores if t not in out and t in self.tasks and TASKS[t].output == kind
-                              and all(TASKS[t].inputs[s] == "text" for s in TASKS[t].required) and self.can_run(t)
-                              and scores[t] >= ASKS_NOTHING]
-                if not given and makers:  # a maker that needs nothing but the file first (no question to invent)
-                    out.append(max(makers, key=lambda t: (set(TASKS[t].inputs[s] for s in TASKS[t].required)
-                                                          <= set(unread), scores[t])))
+                    makers = [t for t in able if needs[t] == {"text"} and scores[t] >= ASKS_NOTHING]
+                if makers:  # a maker that needs nothing but the file first (no question to invent)
+                    out.append(max(makers, key=lambda t: (needs[t] <= set(unread), scores[t])))
         return out
 
     def _relink(self, steps: list[Step], parsed: ParsedRequest) -> None:

@@ -141,7 +141,7 @@ def per_listed_input(steps: list[Step], parsed: ParsedRequest) -> list[Step]:
                 index = {old: len(out) + k for k, old in enumerate([i, *users])}
                 for old in (i, *users):
                     copy = steps[old]
-                    args = _renumbered({k: v for k, v in copy.args.items()}, {n: index.get(n, n) for n in range(len(steps))})
+                    args = _renumbered(copy.args, {n: index.get(n, n) for n in range(len(steps))})
                     if old == i:
                         args[slot] = value
                     out.append(Step(copy.task, copy.mention, copy.lo, copy.hi, args, {index.get(d, d) for d in copy.deps}))

@@ -125,10 +125,12 @@ def test_serving_beyond_loopback_without_a_key_warns(monkeypatch, tmp_path):
     monkeypatch.delenv("HUGGINGGPT_API_KEY", raising=False)
     parser = argparse.ArgumentParser()
     add_commands(parser.add_subparsers())
-    for host, warned in (("0.0.0.0", True), ("127.0.0.1", False)):
-        args = parser.parse_args(["serve", "--host", host, "--planner", "retrieval", "--responder", "template",
-                                  "--workspace", str(tmp_path), "--data-dir", str(tmp_path / "data")])
-        messages.clear()
-        args.func(args)
-        assert any("with no API key" in m for m in messages) == warned, host
-    logging.getLogger("uvicorn.error").removeHandler(handler)
+    try:
+        for host, warned in (("0.0.0.0", True), ("127.0.0.1", False)):
+            args = parser.parse_args(["serve", "--host", host, "--planner", "retrieval", "--responder", "template",
+                                      "--workspace", str(tmp_path), "--data-dir", str(tmp_path / "data")])
+            messages.clear()
+            args.func(args)
+            assert any("with no API key" in m for m in messages) == warned, host
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
