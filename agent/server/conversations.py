@@ -73,7 +73,9 @@ class ConversationThreads:
         self.checkpointer = sqlite_checkpointer(path)
         # The graph runs the stages of a HuggingGPT; another kind of agent serves the stateless routes only.
         self.graph = build_graph(agent, checkpointer=self.checkpointer) if isinstance(agent, HuggingGPT) else None
-        self._turns: dict[str, asyncio.Lock] = {}
+        # Each conversation's lock with the number of callers holding or awaiting it: dropped at zero, so the
+        # table holds only conversations in use (it would otherwise keep one lock per id ever served).
+        self._turns: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         self._running: dict[str, asyncio.Task] = {}  # the turn each conversation is running
         self._deleting: set[str] = set()
 
@@ -119,8 +121,8 @@ class ConversationThreads:
         """Delete the thread; a turn it is running stops first (else its last checkpoint would bring the
         conversation back when it ends)."""
         await self.messages(conversation_id)  # ConversationNotFound for an unknown id
+        self._deleting.add(conversation_id)  # turns queued behind this delete stop too
         if (running := self._running.get(conversation_id)) is not None:
-            self._deleting.add(conversation_id)
             running.cancel()
         try:
             async with self._lock(conversation_id):
@@ -145,6 +147,11 @@ class ConversationThreads:
     async def _turn(self, conversation_id: str) -> AsyncIterator[None]:
         """The conversation's turn, one at a time, cancelled by a delete (ConversationDeleted)."""
         async with self._lock(conversation_id):
+            # A turn that waited for the lock may find its thread deleted (or being deleted) meanwhile: running
+            # it would write the thread back.
+            if conversation_id in self._deleting:
+                raise ConversationDeleted(conversation_id)
+            await self.messages(conversation_id)  # ConversationNotFound once deleted
             self._running[conversation_id] = asyncio.current_task()
             try:
                 yield
@@ -155,9 +162,18 @@ class ConversationThreads:
             finally:
                 self._running.pop(conversation_id, None)
 
-    def _lock(self, conversation_id: str) -> asyncio.Lock:
+    @contextlib.asynccontextmanager
+    async def _lock(self, conversation_id: str) -> AsyncIterator[None]:
         """Turns of one conversation run one after the other: each reads the thread the one before wrote."""
-        return self._turns.setdefault(conversation_id, asyncio.Lock())
+        lock, users = self._turns.setdefault(conversation_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._turns[conversation_id]
 
     def _shown(self, messages: list[BaseMessage], updated: float) -> tuple[list[StoredMessage], list[Resource]]:
         """The thread's turns and files in the routes' shapes; a request is dated by the answer to it."""

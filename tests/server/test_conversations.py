@@ -116,3 +116,53 @@ def test_deleting_a_conversation_mid_turn_stops_the_turn_and_it_stays_deleted(st
         assert "was deleted while this turn ran" in streamed[0][-1][1]["error"]
         time.sleep(3)  # past the moment the slow answer would have been stored
         assert http.get(f"/conversations/{cid}").status_code == 404
+
+
+def test_turns_queued_behind_a_delete_stop_and_leave_no_lock_behind(tmp_path):
+    """A turn waiting for the conversation while it was deleted used to run afterwards and write the thread
+    back; and every conversation served kept its lock in the store for the life of the process."""
+    import asyncio
+
+    import pytest
+    from langchain_core.messages import HumanMessage
+
+    from langchain_hugginggpt.agent.server.conversations import (ConversationDeleted, ConversationNotFound,
+                                                                 ConversationThreads)
+    from langchain_hugginggpt.agent.workspace import Workspace
+
+    workspace = Workspace(tmp_path / "ws")
+    store = ConversationThreads(scripted_agent(workspace), tmp_path / "threads.sqlite", workspace)
+
+    async def scenario():
+        cid = (await store.create()).id
+        answered = (await store.run(cid, [HumanMessage("hello")])).answer
+        assert answered and store._turns == {}  # the lock went with the turn
+
+        holding, release = asyncio.Event(), asyncio.Event()
+
+        async def long_turn():
+            async with store._turn(cid):
+                holding.set()
+                await release.wait()
+
+        running = asyncio.create_task(long_turn())
+        await holding.wait()
+        queued = asyncio.create_task(store.run(cid, [HumanMessage("hello again")]))
+        await asyncio.sleep(0.05)  # the queued turn now waits for the lock
+        await store.delete(cid)
+        with pytest.raises(ConversationDeleted):
+            await running
+        with pytest.raises(ConversationDeleted):
+            await queued
+        with pytest.raises(ConversationNotFound):
+            await store.get(cid)
+        with pytest.raises(ConversationNotFound):  # a turn that starts after the delete
+            await store.run(cid, [HumanMessage("anyone there?")])
+        with pytest.raises(ConversationNotFound):
+            await store.get(cid)
+        assert store._turns == {} and store._running == {} and store._deleting == set()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
