@@ -146,6 +146,9 @@ async def upload_file(request: Request, file: UploadFile) -> Upload:
     """Store an image, audio or video file, or a text (text/plain), in the workspace; use the returned `path`
     in a request."""
     state = request.app.state.hugginggpt
+    sent = (await request.form()).getlist("file")  # the form FastAPI parsed (cached): it binds only the last part
+    if len(sent) > 1:
+        raise HTTPException(400, f"one file per POST /files: this request has {len(sent)} 'file' parts")
     return await store_upload(file, state.workspace, state.max_upload_bytes)
 
 

@@ -146,3 +146,15 @@ def test_an_empty_upload_is_named_as_empty(client, tmp_path):
     with (tmp_path / "blank.png").open("rb") as handle:
         refused = client.post("/files", files={"file": ("blank.png", handle, "image/png")})
     assert refused.status_code == 400 and refused.json()["error"] == "'blank.png' is empty (0 bytes): nothing to store"
+
+
+def test_two_file_parts_are_refused_not_halved(client, server, tmp_path):
+    """Two `file` parts used to store the last one and answer as if it were the only one."""
+    first, second = shape_image(tmp_path / "first.png", 3), shape_image(tmp_path / "second.png", 5)
+    before = set((server.workspace.root / "uploads").glob("*"))
+    with first.open("rb") as a, second.open("rb") as b:
+        refused = client.post("/files", files=[("file", ("first.png", a, "image/png")),
+                                               ("file", ("second.png", b, "image/png"))])
+    assert refused.status_code == 400 and refused.json()["error"] == (
+        "one file per POST /files: this request has 2 'file' parts")
+    assert set((server.workspace.root / "uploads").glob("*")) == before
