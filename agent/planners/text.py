@@ -147,8 +147,25 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
     masked_text = "".join(masked)
     # text pasted after a colon, unquoted, is a quote for the steps (not masked: the models read its words)
     quotes = sorted(quotes + pasted_texts(text, masked_text), key=lambda q: q.start)
+    masked_text = _without_declined(masked_text, sorted((s, e) for s, e, _ in spans))
     return ParsedRequest(text=text, masked=masked_text, files=files, quotes=quotes,
                          clauses=split_clauses(masked_text), history=list(history or []))
+
+
+def _without_declined(masked: str, placed: list[tuple[int, int]]) -> str:
+    """The masked request with the words of each declined step ("don't caption it") blanked; the files and
+    quotes in them (`placed`) stay where they are."""
+    from langchain_hugginggpt.agent.planners.declined import declined_spans  # it compiles the cue lexicon
+
+    declined = declined_spans(masked)
+    if not declined:
+        return masked
+    chars = list(masked)
+    for start, end in declined:
+        for i in range(start, end):
+            if not _inside(placed, i):
+                chars[i] = " "
+    return "".join(chars)
 
 
 # "Here is one line: In May 1987 the club ...", "continue this opening: The last bus ... there., and then":
