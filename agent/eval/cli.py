@@ -1,4 +1,5 @@
-"""`hugginggpt eval taskbench [FILE] [--planner auto|learned|retrieval|llm] [--llm PRESET] [--predictions OUT] [--json]`."""
+"""`hugginggpt eval taskbench [FILE] [--planner auto|learned|retrieval|llm] [--llm PRESET] [--predictions OUT]
+[--score PREDICTIONS] [--json]`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from langchain_hugginggpt.agent.arguments import positive_int
 from langchain_hugginggpt.agent.eval.taskbench import (
-    HF_DEV, ToolSet, find_tool_list, load_samples, predict, prediction_row, report)
+    HF_DEV, ToolSet, find_tool_list, load_samples, predict, prediction_row, read_predictions, report)
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1", "ned")
 
@@ -79,17 +80,25 @@ def cmd_taskbench(args: argparse.Namespace) -> int:
     if not Path(args.file).is_file():
         raise FileNotFoundError(f"TaskBench data file {args.file} " + ("is a folder" if Path(args.file).is_dir() else "not found"))
     tool_list = args.tools or find_tool_list(args.file)
+    if args.score and args.predictions:
+        raise ValueError("--score reads predictions and --predictions writes them: give one of the two")
     if args.predictions:  # before planning, which may take hours with a paid LLM
         check_output(args.predictions, inputs=(args.file, tool_list))
     tools = ToolSet.load(tool_list)
-    tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
-    planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)
-    predictions = predict(load_samples(args.file, args.limit), planner, tools)
+    samples = load_samples(args.file, args.limit)
+    if args.score:  # a predictions file scored as it is: no planner runs
+        if not Path(args.score).is_file():
+            raise FileNotFoundError(f"predictions file {args.score} " + ("is a folder" if Path(args.score).is_dir() else "not found"))
+        predictions, source = read_predictions(args.score, samples), Path(args.score).name
+    else:
+        tasks = [t for t in tools.our_tasks() if t in _known_tasks()]
+        planner = make_planner(args.planner, tasks, args.llm, retrieval_help=not args.no_retrieval_help)
+        predictions, source = predict(samples, planner, tools), args.planner
     result = report(predictions, tools)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(format_table(result, title=f"{Path(args.file).name} ({args.planner})"))
+        print(format_table(result, title=f"{Path(args.file).name} ({source})"))
     if args.predictions:  # after the scores are out: a failed write loses only the file
         write_predictions(predictions, args.predictions)
     return 0
@@ -150,6 +159,8 @@ def add_commands(subparsers: Any) -> None:
     tb.add_argument("--limit", type=positive_int, help="score only the first N samples")
     tb.add_argument("--predictions", metavar="OUT.jsonl",
                     help="also write each sample's plan in TaskBench's format (id, task_nodes, task_links)")
+    tb.add_argument("--score", metavar="PREDICTIONS.jsonl",
+                    help="score this file of predictions in TaskBench's format (id, task_nodes) instead of planning")
     tb.add_argument("--json", action="store_true", help="print one JSON object")
     tb.set_defaults(func=cmd_taskbench)
 

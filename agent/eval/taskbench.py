@@ -346,7 +346,7 @@ def score(golds: list[list[Node]], preds: list[list[Node]], tools: ToolSet) -> d
 class Prediction:
     sample: Sample
     nodes: list[Node]
-    latency_ms: float
+    latency_ms: float | None  # None: read from a file, not timed here
     planner: str = ""
     error: str | None = None
 
@@ -381,6 +381,28 @@ def predict(samples: list[Sample], planner: Any, tools: ToolSet) -> list[Predict
     return predictions
 
 
+def read_predictions(path: str | Path, samples: list[Sample]) -> list[Prediction]:
+    """Predictions from a file in TaskBench's format (one JSON object a line with `id` and `task_nodes`), matched to
+    `samples` by id: any planner's, or a person's reading, scored by the same harness. A sample with no line scores
+    as an invalid, empty plan; a line that is not JSON, or that names no sample, is an error naming its line."""
+    known = {s.id for s in samples}
+    rows: dict[str, Any] = {}
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+            if not isinstance(row, dict) or str(row.get("id")) not in known:
+                raise ValueError(f"{path}, line {number}: no sample has the id {row.get('id') if isinstance(row, dict) else row!r}")
+            rows[str(row["id"])] = row
+    return [Prediction(sample=s, nodes=normalize_nodes(rows[s.id].get("task_nodes")) if s.id in rows else [],
+                       latency_ms=None, error=None if s.id in rows else "no prediction for this sample")
+            for s in samples]
+
+
 def prediction_row(prediction: Prediction) -> dict[str, Any]:
     """A prediction in TaskBench's format: `id`, `task_nodes` (tool names, `<node-j>` arguments) and
     `task_links` read from the references, so any TaskBench scorer can check it."""
@@ -403,7 +425,7 @@ def report(predictions: list[Prediction], tools: ToolSet) -> dict[str, Any]:
     result = metrics(predictions)
     types = sorted({p.sample.type for p in predictions})
     result["by_type"] = {t: metrics([p for p in predictions if p.sample.type == t]) for t in types}
-    latencies = [p.latency_ms for p in predictions]
+    latencies = [p.latency_ms for p in predictions if p.latency_ms is not None]
     result["latency_ms_median"] = round(statistics.median(latencies), 2) if latencies else None
     result["invalid_plans"] = sum(p.error is not None for p in predictions)
     paths = sorted({p.planner for p in predictions if p.planner})

@@ -90,3 +90,30 @@ def test_tool_list_names_map_to_our_tasks():
 def test_missing_data_file_is_named(capsys):
     assert cli.main(["eval", "taskbench", "/no/such/data.jsonl"]) == 2
     assert "/no/such/data.jsonl not found" in capsys.readouterr().err
+
+
+def test_a_predictions_file_is_scored_as_it_is(tmp_path, capsys):
+    """--predictions writes a run's plans; --score reads such a file back (or anyone's) and scores it, no planner."""
+    data, written = TASKBENCH / "hf_dev.jsonl", tmp_path / "pred.jsonl"
+    assert cli.main(["eval", "taskbench", str(data), "--planner", "retrieval", "--limit", "6",
+                     "--predictions", str(written), "--json"]) == 0
+    planned = json.loads(capsys.readouterr().out)
+    assert cli.main(["eval", "taskbench", str(data), "--limit", "6", "--score", str(written), "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    for key in ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1", "ned"):
+        assert scored[key] == planned[key]
+    assert scored["latency_ms_median"] is None and scored["invalid_plans"] == 0
+
+    gold = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()[:6]]
+    perfect = tmp_path / "gold.jsonl"  # the gold plans themselves, the first sample (a transcription) left out
+    perfect.write_text("\n".join(json.dumps({"id": g["id"], "task_nodes": g["task_nodes"]}) for g in gold[1:]))
+    assert cli.main(["eval", "taskbench", str(data), "--limit", "6", "--score", str(perfect), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["invalid_plans"] == 1 and 80 < result["node_f1"] < 100
+
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps({"id": gold[0]["id"], "task_nodes": []}) + "\n{not json\n")
+    assert cli.main(["eval", "taskbench", str(data), "--limit", "6", "--score", str(broken)]) == 2
+    assert "broken.jsonl, line 2: not JSON" in " ".join(capsys.readouterr().err.split())
+    assert cli.main(["eval", "taskbench", str(data), "--score", str(tmp_path / "none.jsonl")]) == 2
+    assert "none.jsonl not found" in " ".join(capsys.readouterr().err.split())
