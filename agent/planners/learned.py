@@ -6,7 +6,8 @@ retrieval planner does it.
    task they found stays unless the detector scores it under its veto (0.1), and the detector adds the
    tasks it scores over its threshold (0.7); with `rules_first=False` the detector's tasks over the
    threshold alone (at least the most likely one). Both settings were chosen by cross-validation
-   across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py).
+   across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py). A clause
+   no chosen task is asked for in adds its own best task where the scorers rate it at the threshold.
 2. Where each task is asked for (its place in the request decides the order and which words and
    files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
    task's input type no other task holds, else the clause the scorers rate highest for the task.
@@ -160,7 +161,27 @@ class LearnedPlanner(RetrievalPlanner):
             # a veto never empties a plan the rules made
             alone = [t for t in chosen if self.can_run(t)] or [m.task for m in evidence.found if m.task in scores]
             chosen = list(dict.fromkeys(kept + added)) or ([] if unjudged else list(dict.fromkeys(alone)))
-        return self._with_makers(chosen + unjudged, scores, parsed)
+        chosen = self._with_makers(chosen + unjudged, scores, parsed)
+        covered = self._with_uncovered_clauses(chosen, evidence, parsed)
+        return chosen if covered == chosen else self._with_makers(covered, scores, parsed)
+
+    def _with_uncovered_clauses(self, chosen: list[str], evidence: Evidence, parsed: ParsedRequest) -> list[str]:
+        """A clause that no chosen task is asked for in, whose own best task the scorers rate at the detector's
+        threshold or more, asks for that task ("... which can then inspire a text creation based on this table"):
+        in a long request a task asked for in one clause is diluted in the request-wide evidence."""
+        if len(parsed.clauses) < 2:
+            return chosen
+        tasks, by_clause = self.model.tasks, evidence.clause_scores
+        asked = {parsed.clause_at(m.start) for m in evidence.found if m.task in chosen}
+        asked |= {int(by_clause[:, tasks.index(t)].argmax()) for t in chosen
+                  if t in tasks and not any(m.task == t for m in evidence.found)}
+        out = list(chosen)
+        for k, row in enumerate(by_clause):
+            best = tasks[int(row.argmax())]
+            if k not in asked and row.max() >= self.threshold and best not in out and best in self.tasks \
+                    and self.can_run(best):
+                out.append(best)
+        return out
 
     def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:
         """A chosen task whose input nothing in the request gives ("...and tell me about it in a spoken

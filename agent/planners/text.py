@@ -94,6 +94,11 @@ class ParsedRequest:
         return len(self.clauses) - 1
 
 
+# a quote that ends its sentence ("...: 'What is the total?' Following that, ..."): the sentence ends with it
+_ENDS_SENTENCE = re.compile(r"[.!?][’'\"”]$")
+_NEXT_SENTENCE = re.compile(r"\s+(?=[A-Z])")
+
+
 def file_kind(value: str) -> str:
     kind = media_type(value)
     if kind == "text" and re.search(r"\.(?:csv|xlsx?|pdf)$", value, re.I):
@@ -143,6 +148,8 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
     masked = list(text)
     for start, end, label in spans:
         token = label[: end - start].ljust(end - start)
+        if len(label) < end - start and _ENDS_SENTENCE.search(text, 0, end) and _NEXT_SENTENCE.match(text, end):
+            token = token[:-1] + "."  # "... answer 'What is the total?' Then read it aloud": a sentence ends here
         masked[start:end] = list(token)
     masked_text = "".join(masked)
     # text pasted after a colon, unquoted, is a quote for the steps (not masked: the models read its words)
