@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Literal
 
@@ -203,7 +204,7 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
     attached = []
     for name in body.files:
         name = _state(request).public.to_workspace(name)  # the `url` POST /files gave names the same file
-        if name.startswith(("http://", "https://", "file://")):
+        if _URL_SCHEME.match(name):  # any scheme, any case: "HTTP://..." is a URL too
             raise HTTPException(400, f"attach files by their workspace path (from POST /files), not {name!r}")
         try:
             attached.append(relative_path(workspace, workspace.resolve_input(name)))
@@ -214,6 +215,9 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
     turn = Turn(text, [], conversation_id, attached=attached)
     # sse-starlette: keep-alive comments while a task runs, and it sees a client that left.
     return EventSourceResponse(_events(request, turn), ping=_state(request).sse_ping_seconds)
+
+
+_URL_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://|file:|data:", re.I)  # "HTTP://..." is a URL too
 
 
 async def _events(request: Request, turn: Turn) -> AsyncIterator[dict[str, str]]:

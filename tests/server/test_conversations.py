@@ -72,9 +72,12 @@ def test_message_route_streams_stages_and_records_the_turn(client, server, tmp_p
 
 def test_message_route_refuses_files_outside_the_workspace(client):
     cid = client.post("/conversations").json()["id"]
-    for name in ("../../etc/passwd", "/etc/passwd", "http://example.com/a.png", "uploads/missing.png"):
+    # a URL in any case ("HTTP://") was downloaded, on the event loop, stalling every other request (QA probe)
+    for name in ("../../etc/passwd", "/etc/passwd", "http://example.com/a.png", "HTTP://127.0.0.1:9/a.png",
+                 "File:///etc/passwd", "uploads/missing.png"):
         reply = client.post(f"/conversations/{cid}/messages", json={"content": "edges", "files": [name]})
         assert reply.status_code == 400, name
+        assert ("attach files by their workspace path" in reply.json()["error"]) == (":" in name), name
     # names no file system takes: each a 400 that names the problem, not a 500
     for name, problem in (("a\u0000b.jpg", "embedded null byte"), ("a" * 5000 + ".jpg", "File name too long"),
                           ("~nosuchuser/x.jpg", "'~nosuchuser' names no user's home here")):
