@@ -88,3 +88,52 @@ def looks_like_file(value: str) -> bool:
     if value.startswith(("http://", "https://", "file://")):
         return True
     return media_type(value) != "text" and " " not in value.strip()
+
+
+# What one step decodes at most: a 20 kB PNG can declare 13,000 x 13,000 pixels (2.7 GB once decoded) and a
+# 272 kB FLAC three hours of silence (7 GB as samples), so the size on disk bounds nothing.
+MAX_IMAGE_PIXELS = 40_000_000  # an 8K frame is 33 million
+MAX_AUDIO_SECONDS = 30 * 60
+
+
+def too_many_pixels(size: tuple[int, int], name: str | Path) -> str | None:
+    """Why an image of `size` (width, height) is not decoded, or None."""
+    width, height = size
+    if width * height > MAX_IMAGE_PIXELS:
+        return (f"{Path(name).name} is {width:,} x {height:,} pixels; images of at most "
+                f"{MAX_IMAGE_PIXELS // 1_000_000} million pixels are read")
+    return None
+
+
+def too_long(seconds: float | None, name: str | Path) -> str | None:
+    """Why audio of this duration is not decoded, or None; `seconds=None`: decoding passed the limit."""
+    limit = _duration(MAX_AUDIO_SECONDS)
+    if seconds is None:
+        return f"{Path(name).name} runs longer than {limit}; audio of at most {limit} is read"
+    if seconds > MAX_AUDIO_SECONDS:
+        return f"{Path(name).name} is {_duration(seconds)} long; audio of at most {limit} is read"
+    return None
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:,.0f} minutes" if seconds >= 120 else f"{seconds:,.0f} s"
+
+
+def media_problem(path: str | Path, kind: str) -> str | None:
+    """Why a stored image or audio/video file is refused before any step decodes it (its header's size or
+    duration), or None; a file whose header cannot be read is left to the step, which names the problem."""
+    try:
+        if kind == "image":
+            from PIL import Image
+
+            with Image.open(path) as image:
+                return too_many_pixels(image.size, path)
+        if kind in ("audio", "video"):
+            import av
+
+            with av.open(str(path), metadata_errors="ignore") as container:
+                duration = container.duration  # microseconds, when the header says
+                return too_long(duration / 1_000_000, path) if duration else None
+    except Exception:  # noqa: BLE001 - unreadable headers are the step's to report
+        return None
+    return None

@@ -23,7 +23,7 @@ from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
-from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, allowed_formats, sniff
+from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, allowed_formats, media_problem, sniff
 from langchain_hugginggpt.agent.workspace import MAX_TEXT_FILE_BYTES, Workspace, media_type
 
 UPLOADS = "uploads"
@@ -133,6 +133,9 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -
     except BaseException:
         target.unlink(missing_ok=True)
         raise
+    if problem := media_problem(target, kind):  # a small file that decodes to gigabytes
+        target.unlink(missing_ok=True)
+        raise HTTPException(413, problem.replace(target.name, repr(file.filename), 1))
     rel = f"{UPLOADS}/{target.name}"
     return Upload(path=rel, url="/files/" + quote(rel), kind=kind, media_type=detected, size=size,
                   filename=file.filename or "")

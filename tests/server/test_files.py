@@ -158,3 +158,25 @@ def test_two_file_parts_are_refused_not_halved(client, server, tmp_path):
     assert refused.status_code == 400 and refused.json()["error"] == (
         "one file per POST /files: this request has 2 'file' parts")
     assert set((server.workspace.root / "uploads").glob("*")) == before
+
+
+def test_an_upload_that_decodes_to_gigabytes_is_refused_and_not_kept(client, server, tmp_path, monkeypatch):
+    """A 20 kB PNG declaring 13,000 x 13,000 pixels took 2.7 GB per request to edge-map; an hour-long FLAC of
+    silence 7 GB to classify (QA probe). Refused at upload from the header, naming the file as sent."""
+    from langchain_hugginggpt.agent import media
+
+    Image.new("1", (7000, 7000)).save(tmp_path / "bomb.png", optimize=True)
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1), out.setsampwidth(2), out.setframerate(8000)
+        out.writeframes(np.zeros(8000 * 5, "<i2").tobytes())
+    (tmp_path / "long.wav").write_bytes(buffer.getvalue())
+    monkeypatch.setattr(media, "MAX_AUDIO_SECONDS", 3)  # the 5 s file stands for a long one
+    before = set((server.workspace.root / "uploads").glob("*"))
+    for name, kind, problem in (("bomb.png", "image/png", "'bomb.png' is 7,000 x 7,000 pixels; images of at most 40 "
+                                                          "million pixels are read"),
+                                ("long.wav", "audio/wav", "'long.wav' is 5 s long; audio of at most 3 s is read")):
+        with (tmp_path / name).open("rb") as handle:
+            refused = client.post("/files", files={"file": (name, handle, kind)})
+        assert refused.status_code == 413 and refused.json()["error"] == problem
+    assert set((server.workspace.root / "uploads").glob("*")) == before

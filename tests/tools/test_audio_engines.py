@@ -187,3 +187,15 @@ def test_audio_tasks_list_real_models():
                         ("audio-to-audio", "deepfilternet3")]:
         status = task_status(task)
         assert model in status["models"], status
+
+
+def test_audio_past_the_length_limit_stops_decoding_with_a_clear_error(av_workspace, monkeypatch):
+    """Three hours of silence are a 272 kB FLAC and 7 GB of samples: decoding stops at the limit, counted in
+    samples (a header's duration can lie)."""
+    from langchain_hugginggpt.agent import media
+
+    monkeypatch.setattr(media, "MAX_AUDIO_SECONDS", 2)  # the 3 s silence.wav stands for three hours
+    with pytest.raises(ExpertError, match=r"silence\.wav runs longer than 2 s; audio of at most 2 s is read"):
+        load_audio(engine_class("audio-classification", "silero-vad")(), av_workspace.root / "silence.wav", 16000)
+    with pytest.raises(ExpertError, match=r"silence\.wav runs longer than 2 s"):
+        run("automatic-speech-recognition", av_workspace, audio="silence.wav")

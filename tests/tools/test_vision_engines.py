@@ -188,3 +188,11 @@ def test_node_install_command_uses_the_shipped_lockfile():
     command = _human.install_command()
     assert (_human.js_dir() / "package-lock.json").is_file() and (_human.js_dir() / "human_runner.mjs").is_file()
     assert "package-lock.json" in command and "npm ci" in command
+
+
+def test_an_image_of_too_many_pixels_is_refused_before_decoding(workspace, tmp_path):
+    """A 1-bit PNG of 7,000 x 7,000 pixels is a few kB on disk and 147 MB as RGB: refused from its header."""
+    Image.new("1", (7000, 7000)).save(workspace.root / "bomb.png", optimize=True)
+    assert (workspace.root / "bomb.png").stat().st_size < 100_000
+    with pytest.raises(ExpertError, match=r"bomb\.png is 7,000 x 7,000 pixels; images of at most 40 million"):
+        run("image-classification", workspace, image="bomb.png")

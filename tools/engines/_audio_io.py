@@ -33,15 +33,13 @@ def load_audio(engine: Engine, path: str | Path, sampling_rate: int) -> np.ndarr
     import av
     import numpy as np
 
-    chunks: list[np.ndarray] = []
     try:
         with av.open(str(path), metadata_errors="ignore") as container:
             if not container.streams.audio:
                 raise fail(engine, f"{path} has no audio stream")
-            resampler = av.AudioResampler(format="flt", layout="mono", rate=sampling_rate)
-            for frame in container.decode(audio=0):
-                chunks.extend(out.to_ndarray().reshape(-1) for out in resampler.resample(frame))
-            chunks.extend(out.to_ndarray().reshape(-1) for out in resampler.resample(None))
+            chunks = decode_mono(container, sampling_rate, path)
+    except TooLong as exc:
+        raise fail(engine, str(exc)) from None
     except FileNotFoundError:
         raise fail(engine, f"cannot read audio {path}: file not found") from None
     except (av.error.FFmpegError, OSError, ValueError) as exc:
@@ -50,6 +48,31 @@ def load_audio(engine: Engine, path: str | Path, sampling_rate: int) -> np.ndarr
     if samples.size == 0:
         raise fail(engine, f"{path} holds no audio samples")
     return samples.astype(np.float32, copy=False)
+
+
+class TooLong(ValueError):
+    """The audio runs past MAX_AUDIO_SECONDS."""
+
+
+def decode_mono(container: Any, sampling_rate: int, name: str | Path) -> list[np.ndarray]:
+    """The first audio stream of an open PyAV container as chunks of mono float32 samples at `sampling_rate`;
+    TooLong as soon as it passes MAX_AUDIO_SECONDS (a header's duration can lie: the samples are counted)."""
+    import itertools
+
+    import av
+
+    from langchain_hugginggpt.agent.media import MAX_AUDIO_SECONDS, too_long
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=sampling_rate)
+    chunks: list[np.ndarray] = []
+    count, limit = 0, MAX_AUDIO_SECONDS * sampling_rate
+    for frame in itertools.chain(container.decode(audio=0), [None]):  # None flushes the resampler
+        for out in resampler.resample(frame):
+            chunks.append(out.to_ndarray().reshape(-1))
+            count += chunks[-1].size
+            if count > limit:
+                raise TooLong(too_long(None, name))
+    return chunks
 
 
 def write_wav(path: str | Path, samples: np.ndarray, sampling_rate: int) -> None:

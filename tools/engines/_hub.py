@@ -102,15 +102,13 @@ def load_audio(path: str | Path, sampling_rate: int) -> np.ndarray:
     import av
     import numpy as np
 
+    from langchain_hugginggpt.tools.engines._audio_io import decode_mono
+
     try:
         with av.open(str(path)) as container:
             if not container.streams.audio:
                 raise ValueError(f"{path} has no audio stream")
-            resampler = av.AudioResampler(format="flt", layout="mono", rate=sampling_rate)
-            chunks = []
-            for frame in container.decode(audio=0):
-                chunks.extend(f.to_ndarray().reshape(-1) for f in resampler.resample(frame))
-            chunks.extend(f.to_ndarray().reshape(-1) for f in resampler.resample(None))
+            chunks = decode_mono(container, sampling_rate, path)  # TooLong (a ValueError) past the limit
     except (av.error.FFmpegError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read audio {path}: {exc}") from None
     if not chunks:

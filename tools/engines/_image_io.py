@@ -33,8 +33,12 @@ def load_image(engine: Engine, path: str | Path, mode: str = "RGB") -> PILImage.
     """The image at `path`, decoded and converted to `mode`; ExpertError if it is not one."""
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    from langchain_hugginggpt.agent.media import too_many_pixels
+
     try:
         with Image.open(path) as image:
+            if problem := too_many_pixels(image.size, path):  # the header's size, before decoding
+                raise fail(engine, problem)
             image.load()
             image = ImageOps.exif_transpose(image)  # phone photos store their rotation in EXIF
             if image.mode in ("RGBA", "LA", "P") and mode == "RGB":
