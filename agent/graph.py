@@ -38,7 +38,7 @@ from langgraph.types import Command, interrupt
 from pydantic import ValidationError
 from typing_extensions import TypedDict
 
-from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _run_sync
+from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _run_sync, recent_history
 from langchain_hugginggpt.agent.schema import (Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult,
                                               request_problem)
 from langchain_hugginggpt.agent.validation import PlanError, validate_plan
@@ -83,7 +83,7 @@ def turn_input(messages: Sequence[BaseMessage]) -> HuggingGPTInput:
     problem = request_problem(request)
     if problem:
         raise ValueError(f"{problem} (the last user message)")
-    return HuggingGPTInput(request=request, chat_history=chat_log(messages[:index]))
+    return HuggingGPTInput(request=request, chat_history=recent_history(chat_log(messages[:index])))
 
 
 def chat_log(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:

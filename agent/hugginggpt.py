@@ -29,7 +29,8 @@ from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, StageEvent, Task, TaskResult, request_problem
+from langchain_hugginggpt.agent.schema import (
+    MAX_REQUEST_CHARS, HuggingGPTResult, Plan, StageEvent, Task, TaskResult, request_problem)
 from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.prompts import render
@@ -40,6 +41,23 @@ Emit = Callable[[StageEvent], Any]
 
 
 logger = logging.getLogger(__name__)
+
+MAX_HISTORY_MESSAGES = 200
+MAX_HISTORY_CHARS = 10 * MAX_REQUEST_CHARS
+
+
+def recent_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The latest messages of a chat log that fit HuggingGPTInput's bounds (a long kept conversation's
+    oldest turns are left out: the planner reads the recent ones)."""
+    kept: list[dict[str, Any]] = []
+    size = 0
+    for message in reversed(messages[-MAX_HISTORY_MESSAGES:]):
+        size += len(str(message.get("content", "")))
+        if size > MAX_HISTORY_CHARS:
+            break
+        kept.append(message)
+    return kept[::-1]
+
 
 class HuggingGPTInput(BaseModel):
     """A request, and optionally the conversation so far ({"role", "content"} messages)."""
@@ -63,6 +81,17 @@ class HuggingGPTInput(BaseModel):
             raise ValueError(problem)
         return value
 
+    @field_validator("chat_history")
+    @classmethod
+    def _bounded(cls, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A client sends the history: without a bound, one 'it' can hand a step megabytes of earlier text."""
+        size = sum(len(str(m.get("content", ""))) for m in value)
+        if len(value) > MAX_HISTORY_MESSAGES or size > MAX_HISTORY_CHARS:
+            raise ValueError(f"the chat history is {len(value):,} messages and {size:,} characters long; at most "
+                             f"{MAX_HISTORY_MESSAGES:,} messages and {MAX_HISTORY_CHARS:,} characters are read "
+                             f"(send the recent turns)")
+        return value
+
 
 class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     """The four stages of the paper joined into one Runnable."""
@@ -75,9 +104,10 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     candidate_source: Any = Field(None, description="A CandidateSource; default: the tools registry.")
     experts: Any = Field(None, description="Experts on Ray Serve: a RemoteExperts, or the URL of `hugginggpt experts "
                                            "serve` ('ray' inside the cluster); default: every engine runs here.")
-    k: int = 5
-    max_concurrency: int = 4
-    task_timeout: float | None = 600.0
+    # 0 tasks at a time would wait forever; a timeout of 0 or less fails every task
+    k: int = Field(5, ge=1, description="Candidate models per task.")
+    max_concurrency: int = Field(4, ge=1, description="Tasks run at once.")
+    task_timeout: float | None = Field(600.0, gt=0, description="Seconds a task may run; None: no limit.")
     confidence_threshold: float = 0.6
     chit_chat_history: bool = Field(True, description="Show earlier turns to the LLM when a request has no task.")
     log_runs: bool = True

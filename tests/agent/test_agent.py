@@ -217,3 +217,38 @@ def test_options_are_checked_and_take_the_forms_users_write(tmp_path):
     result = agent.invoke({"request": "Give me the canny edge map of a.png",
                            "chat_history": [("user", "hi"), ("assistant", "Hello!")]})
     assert result.results[0].status == "ok" and result.results[0].files[0].startswith(str(tmp_path.resolve()))
+
+
+@pytest.mark.parametrize("option, value, problem", [
+    ("max_concurrency", 0, "greater than or equal to 1"),  # hung forever on a semaphore of 0
+    ("max_concurrency", -1, "greater than or equal to 1"),
+    ("task_timeout", -1, "greater than 0"),  # every task "timed out after -1 s"
+    ("k", 0, "greater than or equal to 1"),  # "no model ... can run here"
+])
+def test_settings_that_cannot_work_are_refused_by_name(option, value, problem):
+    import pydantic
+
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+
+    with pytest.raises(pydantic.ValidationError, match=rf"{option}\n.*{problem}"):
+        HuggingGPT(planner="retrieval", log_runs=False, **{option: value})
+
+
+def test_a_chat_history_is_bounded_and_a_long_kept_conversation_sends_its_recent_turns():
+    """'Summarize it' after a 200,000-character answer held a worker for 396 s (QA probe): a client's history
+    is bounded; the graph's own thread, however long, passes its latest turns within the bound."""
+    import pydantic
+
+    from langchain_hugginggpt.agent.hugginggpt import (
+        MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES, HuggingGPTInput, recent_history)
+
+    long_answer = {"role": "assistant", "content": "The cat sat on the mat. " * 10_000}
+    with pytest.raises(pydantic.ValidationError, match="the chat history is 1 messages and 240,000 characters"):
+        HuggingGPTInput(request="Summarize it", chat_history=[long_answer])
+    turns = [{"role": "user", "content": f"turn {i}"} for i in range(MAX_HISTORY_MESSAGES + 50)]
+    kept = recent_history(turns)
+    assert len(kept) == MAX_HISTORY_MESSAGES and kept[-1] == turns[-1]
+    assert recent_history(turns[:3] + [long_answer]) == []  # the latest message alone is over the bound
+    short = [{"role": "user", "content": "x" * (MAX_HISTORY_CHARS // 2)}] * 3
+    assert recent_history(short) == short[1:]
+    HuggingGPTInput(request="Summarize it", chat_history=recent_history(turns))

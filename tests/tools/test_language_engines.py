@@ -217,3 +217,10 @@ def test_smollm2_generates_text_through_each_task(workspace, monkeypatch):
     assert [t["role"] for t in turns] == ["user", "assistant"] and turns[1]["content"] == chat["text"] != ""
     rewrite = run("text2text-generation", workspace, text="Rewrite in capital letters: good morning")
     assert rewrite["text"].strip() != ""
+
+
+def test_lexrank_refuses_a_text_too_long_to_rank_in_time(workspace):
+    """LexRank compares every pair of sentences: 5,000 sentences held a worker for minutes (QA probe)."""
+    text = " ".join(f"Item {i} was checked on day {i % 30}." for i in range(700))
+    with pytest.raises(ExpertError, match=r"the text has 700 sentences; this summarizer reads at most 600"):
+        run("summarization", workspace, text=text)

@@ -120,6 +120,8 @@ class LexRankSummary(Engine):
     extra = "language"
     license = "Apache-2.0"
     max_sentences: ClassVar[int] = 5
+    # LexRank compares every pair of sentences: 1,000 take 14 s, 2,000 take 48 s, and a worker stays busy that long
+    max_input_sentences: ClassVar[int] = 600
 
     def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         from sumy.nlp.stemmers import Stemmer
@@ -130,6 +132,9 @@ class LexRankSummary(Engine):
         text = require_text(self, inputs)
         document = PlaintextParser.from_string(text, _RegexTokenizer()).document
         count = len(document.sentences)
+        if count > self.max_input_sentences:
+            raise fail(self, f"the text has {count:,} sentences; this summarizer reads at most "
+                             f"{self.max_input_sentences:,} (split the text, or summarize a part of it)")
         if count < 3:  # nothing to leave out
             return ExpertOutput(model=self.model_id, result=[{"summary_text": text}], text=text,
                                 note=f"the text has {count} sentence(s): returned as it is")
