@@ -9,8 +9,12 @@ tasks run to the end.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import json
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
 from langchain_core.runnables import RunnableConfig
@@ -19,6 +23,14 @@ from langchain_hugginggpt.agent.schema import REFERENCE_RE, Plan, Selection, Tas
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.tools.base import ExpertTool
 from langchain_hugginggpt.tools.tasks import TASKS
+
+
+@functools.cache
+def _experts_pool() -> ThreadPoolExecutor:
+    """The threads expert steps run on, apart from asyncio's default pool: planning, the checkpointer and the
+    server's health check use that one, and slow steps (or timed-out ones, whose threads cannot be stopped) would
+    otherwise leave them no thread (six long summaries froze a server's every route)."""
+    return ThreadPoolExecutor(max_workers=max(4, os.cpu_count() or 1), thread_name_prefix="hugginggpt-expert")
 
 OnResult = Callable[[TaskResult], Awaitable[None] | None]
 
@@ -121,7 +133,7 @@ class TaskExecutor:
                 workspace.task_files.end()
 
         try:
-            call = asyncio.to_thread(work)
+            call = asyncio.get_running_loop().run_in_executor(_experts_pool(), contextvars.copy_context().run, work)
             output = await asyncio.wait_for(call, self.task_timeout) if self.task_timeout else await call
         except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
             # A thread cannot be killed: the task gets no more output files, and the ones it has

@@ -79,6 +79,19 @@ def plan_for(model: str):
     return plan, {0: Selection(task_id=0, model_id=model, reason="test")}
 
 
+def eventually(condition, seconds: float = 30) -> bool:
+    """Whether `condition()` holds within `seconds`: the step's thread, on the executor's own pool, ends after
+    the run has returned."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def outputs(workspace) -> list[str]:
     return sorted(p.name for p in workspace.outputs.rglob("*")) if workspace.outputs.exists() else []
 
@@ -90,12 +103,13 @@ def test_a_timed_out_task_leaves_no_output_file(workspace, gate):
         gate.release.set()
         return results
 
-    results = asyncio.run(main())  # returns once the worker thread has ended
+    results = asyncio.run(main())
     assert results[0].status == "error" and "timed out after 0.3 s" in results[0].error
     assert results[0].files == [] and "discarded" in results[0].error
-    [written] = gate.written  # the thread did write its file after the run returned ...
+    assert eventually(lambda: gate.written)  # the thread did write its file after the run returned ...
+    [written] = gate.written
     assert written.parent == workspace.outputs
-    assert not written.exists() and outputs(workspace) == []  # ... and it was removed when the thread ended
+    assert eventually(lambda: not written.exists()) and outputs(workspace) == []  # ... removed when the thread ended
 
 
 def test_a_timed_out_task_gets_no_more_output_paths(workspace, gate):
@@ -106,7 +120,7 @@ def test_a_timed_out_task_gets_no_more_output_paths(workspace, gate):
 
     results = asyncio.run(main())
     assert results[0].status == "error" and "timed out" in results[0].error
-    assert len(gate.errors) == 1 and "abandoned" in str(gate.errors[0])
+    assert eventually(lambda: gate.errors) and len(gate.errors) == 1 and "abandoned" in str(gate.errors[0])
     assert gate.written == [] and outputs(workspace) == []
 
 
@@ -120,7 +134,8 @@ def test_a_cancelled_run_leaves_no_output_file(workspace, gate):
         gate.release.set()
 
     asyncio.run(main())
-    assert len(gate.written) == 1 and not gate.written[0].exists() and outputs(workspace) == []
+    assert eventually(lambda: gate.written and not gate.written[0].exists())
+    assert len(gate.written) == 1 and outputs(workspace) == []
 
 
 def test_a_finished_task_keeps_its_files(workspace, gate):

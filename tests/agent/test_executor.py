@@ -110,3 +110,25 @@ def test_unselected_model_error_is_kept(test_engines, workspace):
     sel = {0: Selection(task_id=0, model_id=None, reason="no model for depth-estimation can run here")}
     results = run([{"task": "depth-estimation", "id": 0, "args": {"image": "red.png"}}], sel, workspace)
     assert results[0].status == "error" and "can run here" in results[0].error
+
+
+def test_steps_that_outlive_their_timeout_leave_asyncio_s_own_threads_free(test_engines, workspace):
+    """A timed-out step's thread cannot be stopped. On asyncio's default pool, a few of them left planning, the
+    checkpointer and the server's health check no thread for minutes (QA probe): steps run on a pool of their own."""
+    import threading
+
+    names = set()
+
+    async def scenario():
+        executor = TaskExecutor(workspace, max_concurrency=8, task_timeout=0.2)
+        plan = Plan(tasks=[Task.model_validate({"task": "translation", "id": i, "args": {"text": "hola"}})
+                           for i in range(8)])
+        results = await executor.arun(plan, selections(**{f"t{i}": "test/hangs" for i in range(8)}))
+        assert all("timed out" in r.error for r in results.values())
+        # eight sleeping steps later, the default pool still answers at once
+        names.add(await asyncio.wait_for(asyncio.to_thread(lambda: threading.current_thread().name), 1.0))
+        names.update(t.name for t in threading.enumerate() if t.name.startswith("hugginggpt-expert"))
+
+    asyncio.run(scenario())
+    assert any(n.startswith("hugginggpt-expert") for n in names)
+    assert any(not n.startswith("hugginggpt-expert") for n in names)
