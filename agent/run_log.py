@@ -27,6 +27,9 @@ def log_path() -> Path:
     return data_dir() / LOG_NAME
 
 
+LOGGED_TURNS = 6
+
+
 def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | None = None,
                path: Path | None = None, workspace: Path | None = None) -> str:
     """Append one run (with the workspace its inputs were read in, so a replay reads the same files); returns
@@ -38,7 +41,10 @@ def append_run(result: HuggingGPTResult, llm: Any = None, chat_history: list | N
         "id": run_id,
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "llm": llm_name(llm) if llm is not None else None,
-        "chat_history": chat_history or [],
+        # the turns just before, not the whole conversation: a line each turn holding every earlier one made
+        # a 60-turn chat's log 52 MB (the planner reads the recent turns too)
+        "chat_history": (chat_history or [])[-LOGGED_TURNS:],
+        "chat_history_length": len(chat_history or []),
         "workspace": str(workspace) if workspace is not None else None,
         **result.model_dump(mode="json"),
     }

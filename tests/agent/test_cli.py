@@ -183,3 +183,16 @@ def test_replay_reads_the_run_s_own_workspace_and_refuses_a_chat_reply(tmp_path)
     refused = hugginggpt("replay", chat_id, cwd=work, home=home)
     assert chat.returncode == 0 and refused.returncode == 2
     assert "planned no task (a chat reply)" in " ".join(refused.stderr.split())
+
+
+def test_a_run_logs_the_turns_just_before_not_the_whole_conversation(tmp_path):
+    """Each line held every earlier turn: a 60-turn chat's runs.jsonl reached 52 MB, one line 1.16 MB (QA probe)."""
+    from langchain_hugginggpt.agent.run_log import LOGGED_TURNS, append_run, read_runs
+    from langchain_hugginggpt.agent.schema import HuggingGPTResult
+
+    history = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i} " + "x" * 1000} for i in range(120)]
+    log = tmp_path / "runs.jsonl"
+    append_run(HuggingGPTResult(request="and again", answer="done"), chat_history=history, path=log)
+    [record] = list(read_runs(log))
+    assert record["chat_history"] == history[-LOGGED_TURNS:] and record["chat_history_length"] == 120
+    assert log.stat().st_size < 20_000
