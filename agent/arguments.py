@@ -21,6 +21,13 @@ def positive_number(value: str) -> float:
     return number
 
 
+def probability(value: str) -> float:
+    number = _number(value, float)
+    if not 0 <= number <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {value}")
+    return number
+
+
 def positive_int(value: str) -> int:
     number = _number(value, int)
     if number < 1:

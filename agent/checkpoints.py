@@ -73,6 +73,10 @@ def sqlite_checkpointer(path: str | Path | None = None) -> ThreadedSqliteSaver:
     connection = sqlite3.connect(path, check_same_thread=False)
     # Write-ahead log without an fsync per commit (LangGraph commits at every step): a crash of the
     # machine may lose the last steps, never the file. Waiting for the disk at each step cost ~20 ms a request.
-    connection.execute("PRAGMA journal_mode=WAL")
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.DatabaseError as exc:  # "file is not a database", naming neither the file nor the option
+        connection.close()
+        raise ValueError(f"checkpoints file {path} is not a SQLite database ({exc})") from None
     connection.execute("PRAGMA synchronous=NORMAL")
     return ThreadedSqliteSaver(connection, serde=checkpoint_serde())

@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from langchain_hugginggpt.agent.arguments import positive_number, probability
 from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, Sample, ToolSet, load_samples
 from langchain_hugginggpt.agent.planners.detector import (
     DEFAULT_THRESHOLD, DEFAULT_VETO, DETECTOR_MODEL, LEARNED_RULE_SOURCES, TaskDetector, count_cues, cue_precision,
@@ -235,9 +236,9 @@ def add_commands(subparsers: Any) -> None:
     planner.add_argument("--corpus", help="folder of shard_*.jsonl (default: prompts/corpus)")
     planner.add_argument("--out", default=str(DETECTOR_MODEL),
                          help="where to write the detector; the link model goes beside it (default: the shipped ones)")
-    planner.add_argument("--c", type=float, default=DEFAULT_C, help="inverse regularisation of the scorers' regressions")
-    planner.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+    planner.add_argument("--c", type=positive_number, default=DEFAULT_C, help="inverse regularisation of the scorers' regressions")
+    planner.add_argument("--threshold", type=probability, default=DEFAULT_THRESHOLD,
                          help="probability from which the detector adds a task no rule found")
-    planner.add_argument("--veto", type=float, default=DEFAULT_VETO,
+    planner.add_argument("--veto", type=probability, default=DEFAULT_VETO,
                          help="probability under which the detector drops a task the rules found")
     planner.set_defaults(func=cmd_train_planner)

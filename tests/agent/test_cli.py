@@ -151,7 +151,12 @@ def test_a_cut_short_run_log_line_is_skipped_by_name_and_the_next_run_starts_a_f
 
 def test_option_and_path_mistakes_are_named(tmp_path):
     (tmp_path / "dir.png").mkdir()
+    (tmp_path / "runs.jsonl").write_text('{"id": "x"}\n' * 200)
     for args, problem in (
+            (["chat", "--checkpoints", str(tmp_path / "runs.jsonl")],
+             f"checkpoints file {tmp_path / 'runs.jsonl'} is not a SQLite database"),
+            (["train", "planner", "--c", "-1"], "argument --c: must be more than 0, not -1"),
+            (["train", "planner", "--threshold", "nan"], "argument --threshold: must be between 0 and 1, not nan"),
             (["chat", "--json"], "unrecognized arguments: --json"),
             (["tasks", "--json", "--markdown"], "argument --markdown: not allowed with argument --json"),
             (["run", "hi", "--llm", "hf:/nonexistent/dir", "--planner", "llm"],
