@@ -177,6 +177,8 @@ class LearnedPlanner(RetrievalPlanner):
                   if t in tasks and not any(m.task == t for m in evidence.found)}
         out = list(chosen)
         for k, row in enumerate(by_clause):
+            if parsed.in_quote(parsed.clauses[k].start):  # a pasted text's sentence ("Summarize: ... a reply.")
+                continue
             best = tasks[int(row.argmax())]
             if k not in asked and row.max() >= self.threshold and best not in out and best in self.tasks \
                     and self.can_run(best):

@@ -214,7 +214,7 @@ class RetrievalPlanner:
         added: list[Mention] = []
         named = {m.task for m in found}
         for clause in parsed.clauses:
-            if any(clause.start <= m.start < clause.end for m in found):
+            if any(clause.start <= m.start < clause.end for m in found) or parsed.in_quote(clause.start):
                 continue
             ranked = self._phrasebook.classify(clause.text)
             if ranked and ranked[0][1] >= self.phrase_threshold and ranked[0][0] not in named:

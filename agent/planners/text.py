@@ -87,6 +87,10 @@ class ParsedRequest:
     def in_span(self, items: list[Resource], start: int, end: int) -> list[Resource]:
         return [r for r in items if start <= r.start < end]
 
+    def in_quote(self, position: int) -> bool:
+        """Whether `position` lies in a quoted or pasted text: words a step reads, not words that ask."""
+        return any(q.start <= position < q.stop for q in self.quotes)
+
     def clause_at(self, position: int) -> int:
         for i, clause in enumerate(self.clauses):
             if clause.start <= position < clause.end:
@@ -185,7 +189,10 @@ _PASTE_LEAD = re.compile(rf"\b(?:this|these|following|that|here(?:'s| is| it is|
                          r"[^:.?!\n@]{0,25}:[ \t]+(?=(?-i:[A-Z0-9]))"
                          # "from this office note how long the password stays valid: The guest network ..."
                          rf"|\b(?:this|the\s+following|the\s+below)\s+(?:[\w-]+\s+){{0,2}}?{_TEXT_NOUN}\b"
-                         r"[^:?!\n@]{0,160}?:[ \t]+(?=(?-i:[A-Z0-9]))", re.I)
+                         r"[^:?!\n@]{0,160}?:[ \t]+(?=(?-i:[A-Z0-9]))"
+                         # "Summarize: The committee met ...", "Translate to French: The train ...": a short
+                         # instruction that opens the request, then the text
+                         r"|^\s*[a-z][\w' -]{1,40}?:[ \t]+(?=(?-i:[A-Z0-9]))", re.I)
 # a sentence that starts with one of these is the request again, not the passage
 _RESUMES = re.compile(r"(?:could|can|would|will|please|first(?:ly)?|then|after|afterwards|next|lastly|finally|also|"
                       r"and|now|once|find|tell|translate|summari[sz]e|make|turn|give|use|take|put|read|write|answer|"

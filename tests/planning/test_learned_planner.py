@@ -365,3 +365,11 @@ def test_a_clause_no_chosen_task_is_asked_in_adds_its_own_best_task():
     # a clause a chosen task is asked in adds nothing, however its other scores run
     by_clause[0, tasks.index("summarization")] = 0.999
     assert "summarization" not in planner._with_uncovered_clauses(["automatic-speech-recognition"], evidence, parsed)
+
+
+def test_the_sentences_of_a_pasted_text_ask_for_nothing():
+    """'...The mayor promised a reply.' inside the text to summarize planned a chat reply to the summary."""
+    request = ("Summarize: The committee met on Monday. Budgets were cut by ten percent. The new park opens in May. "
+               "Residents asked for more buses. The mayor promised a reply.")
+    plan = LearnedPlanner().plan(request).plan
+    assert [(t.task, t.args["text"]) for t in plan.tasks] == [("summarization", request[len("Summarize: "):])]

@@ -74,3 +74,16 @@ def test_a_quote_that_ends_its_sentence_ends_the_clause():
     assert [c.text.split()[0] for c in parsed.clauses] == ["Answer", "Following", "Also"]
     assert len(parsed.masked) == len(parsed.text)
     assert [q.value for q in parsed.quotes] == ["What is the Q1's total revenue?", "The sun sets."]
+
+
+@pytest.mark.parametrize("request_, text", [
+    ("Summarize: The committee met on Monday. Budgets were cut by ten percent. The new park opens in May. "
+     "The mayor promised a reply.", "The committee met on Monday. Budgets were cut by ten percent. The new park "
+                                    "opens in May. The mayor promised a reply."),
+    ("Translate to French: The train leaves at noon.", "The train leaves at noon."),
+])
+def test_a_request_that_opens_with_its_instruction_and_a_colon_gives_the_text_after_it(planner, request_, text):
+    """'Summarize: ...' summarized its own instruction, and 'promised a reply' in the text planned a chat reply."""
+    assert [q.value for q in parse(request_).quotes] == [text]
+    plan = planner.plan(request_).plan
+    assert len(plan.tasks) == 1 and plan.tasks[0].args["text"] == text
