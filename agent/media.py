@@ -120,7 +120,7 @@ def _duration(seconds: float) -> str:
 
 
 def media_problem(path: str | Path, kind: str) -> str | None:
-    """Why a stored image or audio/video file is refused before any step decodes it (its header's size or
+    """Why a stored image or audio file is refused before any step decodes it (its header's size or
     duration), or None; a file whose header cannot be read is left to the step, which names the problem."""
     try:
         if kind == "image":
@@ -128,7 +128,7 @@ def media_problem(path: str | Path, kind: str) -> str | None:
 
             with Image.open(path) as image:
                 return too_many_pixels(image.size, path)
-        if kind in ("audio", "video"):
+        if kind == "audio":  # a video's sound track is bounded when a step decodes it
             import av
 
             with av.open(str(path), metadata_errors="ignore") as container:
