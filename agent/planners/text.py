@@ -98,8 +98,9 @@ class ParsedRequest:
         return len(self.clauses) - 1
 
 
-# a quote that ends its sentence ("...: 'What is the total?' Following that, ..."): the sentence ends with it
-_ENDS_SENTENCE = re.compile(r"[.!?][’'\"”]$")
+# a quoted question that ends its sentence ("...: 'What is the total?' Following that, ..."): the sentence ends
+# with it (a quoted statement often leads into a question about it: "saying '...'. On which day ...?")
+_ENDS_SENTENCE = re.compile(r"[!?][’'\"”]$")
 _NEXT_SENTENCE = re.compile(r"\s+(?=[A-Z])")
 
 

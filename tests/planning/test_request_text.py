@@ -70,7 +70,8 @@ def test_a_quote_that_ends_its_sentence_ends_the_clause():
     """'...: 'What is the Q1's total revenue?' Following that, ...': the masked quote hid the '?' that ends the
     sentence, so the next ask was read as part of the question's clause."""
     parsed = parse("Answer this query I have: 'What is the Q1's total revenue?' Following that, please write an "
-                   "engaging dialogue about it. Also 'The sun sets.' that is nice")
+                   "engaging dialogue about it. Also 'The sun sets.' That is nice")
+    # a quoted statement stays with what follows it ("saying '...'. On which day is ...?" asks about it)
     assert [c.text.split()[0] for c in parsed.clauses] == ["Answer", "Following", "Also"]
     assert len(parsed.masked) == len(parsed.text)
     assert [q.value for q in parsed.quotes] == ["What is the Q1's total revenue?", "The sun sets."]
