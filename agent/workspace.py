@@ -92,7 +92,7 @@ class Workspace:
             return self.fetch(value, kind)
         if scheme and scheme.group(1).lower() != "file":
             raise WorkspaceError(f"refused {value}: only http and https URLs are downloaded")
-        if value.startswith("file://"):
+        if scheme:  # file://, in any case
             value = urllib.parse.unquote(urllib.parse.urlparse(value).path)
         try:
             return self._local_file(value)

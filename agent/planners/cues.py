@@ -11,11 +11,13 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from langchain_hugginggpt.agent.planners.declined import CUES
 from langchain_hugginggpt.agent.planners.families import FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
+from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE
 from langchain_hugginggpt.agent.planners.text import EMBEDDED_REQUEST, POLITE_REQUEST, ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
+CUES = [(re.compile(rf"(?<![\w@])(?:{'|'.join(alternatives)})", re.I), target, weight)
+        for target, weight, alternatives in CUE_TABLE]
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """Steps a request declines: "don't caption it, just ...", "no need to read it aloud", "not a summary".
 
-A negation right before a task's cue, or before the name of what a step makes, takes that ask out of the request: `parse` blanks the declined words in
-its masked text (files and quotes keep their places), so neither the cue rules nor the detector read them as
-an ask, and "it" after them still finds the file. A negation before anything else ("I don't speak German",
+A negation right before a task's cue, or before the name of what a step makes, takes that ask out of the
+request: `parse` blanks the declined words in its masked text (files and quotes keep their places), so neither
+the cue rules nor the detector read them as an ask, and "it" after them still finds the file. A negation before anything else ("I don't speak German",
 "don't forget to read it aloud", "not only ... but also") is context, not a decline, and stays.
 """
 
@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import re
 
+from langchain_hugginggpt.agent.planners.cues import CUES  # parse imports this module lazily: no cycle
 from langchain_hugginggpt.agent.planners.families import NOUNS
-from langchain_hugginggpt.agent.planners.lexicon import CUE_TABLE
-
-# The lexicon's cues, compiled once (cues.py applies them; here only "does a cue start here" is asked).
-CUES = [(re.compile(rf"(?<![\w@])(?:{'|'.join(alternatives)})", re.I), target, weight)
-        for target, weight, alternatives in CUE_TABLE]
 
 # what a step makes, declined by its name alone: "no video, please", "forget the summary", "not a still image"
 _PRODUCT = re.compile(rf"(?:(?:still|spoken|short|new|written|french|english|\w+ish)\s+)?(?:{'|'.join(NOUNS.values())})\b",

@@ -167,7 +167,7 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
 def _without_declined(masked: str, placed: list[tuple[int, int]]) -> str:
     """The masked request with the words of each declined step ("don't caption it") blanked; the files and
     quotes in them (`placed`) stay where they are."""
-    from langchain_hugginggpt.agent.planners.declined import declined_spans  # it compiles the cue lexicon
+    from langchain_hugginggpt.agent.planners.declined import declined_spans  # it reads the cue lexicon (cues.py)
 
     declined = declined_spans(masked)
     if not declined:

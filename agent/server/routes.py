@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Literal
 
@@ -28,7 +27,7 @@ from langchain_hugginggpt.agent.graph import chat_log
 from langchain_hugginggpt.agent.schema import StageEvent, request_problem
 from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound, request_message
 from langchain_hugginggpt.agent.server.files import media_entry, relative_path
-from langchain_hugginggpt.agent.workspace import WorkspaceError
+from langchain_hugginggpt.agent.workspace import URL_SCHEME, WorkspaceError
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
@@ -204,7 +203,7 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
     attached = []
     for name in body.files:
         name = _state(request).public.to_workspace(name)  # the `url` POST /files gave names the same file
-        if _URL_SCHEME.match(name):  # any scheme, any case: "HTTP://..." is a URL too
+        if URL_SCHEME.match(name):  # the workspace's own test, any case: "HTTP://..." is a URL too
             raise HTTPException(400, f"attach files by their workspace path (from POST /files), not {name!r}")
         try:
             attached.append(relative_path(workspace, workspace.resolve_input(name)))
@@ -215,9 +214,6 @@ async def send_message(request: Request, conversation_id: str, body: ChatMessage
     turn = Turn(text, [], conversation_id, attached=attached)
     # sse-starlette: keep-alive comments while a task runs, and it sees a client that left.
     return EventSourceResponse(_events(request, turn), ping=_state(request).sse_ping_seconds)
-
-
-_URL_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://|file:|data:", re.I)  # "HTTP://..." is a URL too
 
 
 async def _events(request: Request, turn: Turn) -> AsyncIterator[dict[str, str]]:

@@ -3,6 +3,7 @@
 import asyncio
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
@@ -132,3 +133,17 @@ def test_steps_that_outlive_their_timeout_leave_asyncio_s_own_threads_free(test_
     asyncio.run(scenario())
     assert any(n.startswith("hugginggpt-expert") for n in names)
     assert any(not n.startswith("hugginggpt-expert") for n in names)
+
+
+def test_a_file_url_reads_the_same_file_whatever_the_case_of_its_scheme(workspace, tmp_path_factory):
+    """'FILE://...' matched the URL pattern (any case) but not the 'file://' prefix, so it was read as a
+    relative path; now every spelling is the same local file, held to the same rules."""
+    from langchain_hugginggpt.agent.workspace import WorkspaceError
+
+    target = workspace.root / "red.png"
+    for scheme in ("file", "FILE", "File"):
+        assert workspace.resolve_input(f"{scheme}://{target}") == target
+    outside = tmp_path_factory.mktemp("elsewhere") / "y.png"
+    Image.new("RGB", (4, 4)).save(outside)
+    with pytest.raises(WorkspaceError, match="outside the workspace"):
+        workspace.resolve_input(f"FILE://{outside}")
