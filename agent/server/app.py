@@ -7,6 +7,7 @@ Routes (with an API key set, all but GET /health and the page's static shell nee
   /hugginggpt/invoke|batch|stream|stream_log|playground   LangServe: HuggingGPTInput -> HuggingGPTResult
   POST /hugginggpt, /tasks, /results                      the original HuggingGPT API (routes.py)
   POST /files, GET /files/{path}                          uploads and workspace files (files.py)
+  DELETE /files/uploads/{name}                            removes an upload (uploads share a storage quota)
   /conversations[/{id}[/messages]]                        conversations: LangGraph threads in a SQLite checkpointer
   GET /health                                             which LLM and which experts are ready
   GET /                                                   the chat page (static/)
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
@@ -44,6 +45,9 @@ from langchain_hugginggpt.agent.server.guard import LOOPBACK_ORIGIN, Guard, json
 from langchain_hugginggpt.agent.server.public import PublicPaths, PublicPathsMiddleware
 from langchain_hugginggpt.agent.workspace import Workspace
 
+if TYPE_CHECKING:
+    from langchain_hugginggpt.agent.server.files import UploadQuota
+
 logger = logging.getLogger(__name__)
 
 API_KEY_ENV = "HUGGINGGPT_API_KEY"
@@ -57,6 +61,7 @@ class ServerState:
     workspace: Workspace
     store: ConversationThreads
     max_upload_bytes: int
+    uploads: UploadQuota
     api_key: str | None
     public: PublicPaths
     sse_ping_seconds: float = 15.0
@@ -75,12 +80,14 @@ def default_agent_factory(llm: str | None = None, **options: Any) -> AgentFactor
 
 def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspace | str | Path | None = None,
                api_key: str | None = None, data_dir: str | Path | None = None,
-               max_upload_bytes: int = 50 * 2**20, max_body_bytes: int = 2 * 2**20,
+               max_upload_bytes: int = 50 * 2**20, max_upload_storage: int = 2 * 2**30,
+               max_body_bytes: int = 2 * 2**20,
                urls: UrlPolicy | None = None, cors_origins: Sequence[str] | None = None,
                sse_ping_seconds: float = 15.0, allowed_hosts: Sequence[str] = ()) -> FastAPI:
     """The app. `agent_factory(workspace)` returns the agent (HuggingGPT or alike); `workspace`
     (default: `<data dir>/workspace`) holds uploads and outputs; `api_key` (default:
-    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversations' checkpoints; `urls`
+    $HUGGINGGPT_API_KEY) turns on bearer auth; `data_dir` holds the conversations' checkpoints;
+    `max_upload_bytes` bounds one upload and `max_upload_storage` all of `uploads/` together; `urls`
     sets which URL inputs the workspace made here downloads (default: public hosts only);
     `cors_origins` are the browser origins allowed to call it (`"*"`: any; default: the
     loopback origins on any port; empty: none; a POST or DELETE a browser sends from another origin is
@@ -93,6 +100,8 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     from langchain_hugginggpt.agent.server import files, routes
     from langchain_hugginggpt.retriever.paths import data_dir as default_data_dir
 
+    if isinstance(max_upload_storage, bool) or not isinstance(max_upload_storage, int) or max_upload_storage < 1:
+        raise ValueError(f"max_upload_storage must be a whole number of bytes, 1 or more, not {max_upload_storage!r}")
     data = Path(data_dir) if data_dir is not None else default_data_dir()
     if not isinstance(workspace, Workspace):
         workspace = Workspace(workspace if workspace is not None else data / "workspace", urls=urls)
@@ -101,7 +110,8 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     agent = (agent_factory or default_agent_factory())(workspace)
     public = PublicPaths(workspace, private=[data])
     threads = ConversationThreads(agent, data / CHECKPOINTS_NAME, workspace)
-    state = ServerState(agent, workspace, threads, max_upload_bytes, api_key, public, sse_ping_seconds)
+    uploads = files.UploadQuota(workspace.root / files.UPLOADS, max_upload_storage)
+    state = ServerState(agent, workspace, threads, max_upload_bytes, uploads, api_key, public, sse_ping_seconds)
 
     app = FastAPI(title="HuggingGPT", version="0.1.0",
                   description="HuggingGPT on LangChain: plan, select models, run them, answer.")

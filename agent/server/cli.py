@@ -7,7 +7,7 @@ import logging
 import os
 from typing import Any
 
-from langchain_hugginggpt.agent.arguments import folder_to_use, port, positive_number
+from langchain_hugginggpt.agent.arguments import folder_to_use, port, positive_int, positive_number
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -26,7 +26,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     options.update(experts_options(args))
     app = create_app(default_agent_factory(args.llm, **options), workspace=args.workspace,
                      api_key=args.api_key, data_dir=args.data_dir,
-                     max_upload_bytes=int(args.max_upload_mb * 2**20), urls=url_policy(args),
+                     max_upload_bytes=int(args.max_upload_mb * 2**20),
+                     max_upload_storage=args.max_upload_storage, urls=url_policy(args),
                      cors_origins=args.cors_origin, allowed_hosts=args.allow_host or ())
     state = app.state.hugginggpt
     if not state.api_key and not _loopback_bind(args.host):
@@ -57,6 +58,9 @@ def add_commands(subparsers: Any) -> None:
                        help="folder for uploads, inputs and outputs, served under /files (default: <data dir>/workspace)")
     serve.add_argument("--data-dir", default=None, help="where conversations are stored (default: the data folder)")
     serve.add_argument("--max-upload-mb", type=positive_number, default=50.0)
+    serve.add_argument("--max-upload-storage", type=positive_int, default=2 * 2**30, metavar="BYTES",
+                       help="the most bytes all uploads may take together; an upload past it is refused until "
+                            "some are deleted with DELETE /files/uploads/NAME (default: 2 GiB)")
     add_experts_options(serve)
     add_url_options(serve)
     serve.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",

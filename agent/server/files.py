@@ -7,12 +7,21 @@ is stored under `uploads/` with a sanitised name and the extension of its real
 format, and the reply gives the workspace-relative path to use in a request.
 Serving resolves a path inside the workspace and answers 404 for anything else,
 so no route reads outside it.
+
+Uploads are bounded in all, not only one by one: `UploadQuota` keeps the bytes `uploads/` holds
+against `max_upload_storage`, and an upload that would go over it is refused (507) and not kept.
+DELETE /files/uploads/{name} removes one upload and frees its room; it removes nothing else (404 for
+any other path, so it tells nothing of what exists outside `uploads/`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import mimetypes
+import os
 import re
+import stat
 import unicodedata
 import uuid
 from pathlib import Path, PurePosixPath
@@ -20,11 +29,13 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request, UploadFile
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel
 
 from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, allowed_formats, media_problem, sniff
 from langchain_hugginggpt.agent.workspace import MAX_TEXT_FILE_BYTES, Workspace, media_type
+
+logger = logging.getLogger(__name__)
 
 UPLOADS = "uploads"
 CHUNK = 1 << 20
@@ -93,6 +104,91 @@ def served_file(workspace: Workspace, rel: str) -> Path:
     raise FileNotFoundError(rel)
 
 
+def folder_size(folder: Path) -> int:
+    """Bytes of the regular files under `folder`, links not followed (what a link points to takes no room
+    there); 0 for a folder that does not exist yet."""
+    total = 0
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            try:
+                info = os.lstat(os.path.join(root, name))
+            except OSError:  # removed while we walk
+                continue
+            if stat.S_ISREG(info.st_mode):
+                total += info.st_size
+    return total
+
+
+class UploadQuota:
+    """The bytes `uploads/` holds, against the most it may hold (`max_upload_storage`).
+
+    A running total, read from the folder once when the app is built and moved by every upload and
+    DELETE, so a check costs the same however many files the folder holds. An upload reserves its bytes
+    before it writes them; the check and the count are one step under an asyncio lock, so two uploads at
+    once cannot both pass a check that only one fits. The total is this process's: files put in the
+    folder by anything else are counted at the next start, and several processes serving one workspace
+    (Ray Serve replicas) each keep their own total."""
+
+    def __init__(self, folder: Path, limit: int) -> None:
+        self.folder, self.limit = folder, limit
+        self.used = folder_size(folder)
+        self._lock = asyncio.Lock()
+        if self.used > limit:
+            logger.warning("uploads hold %d bytes, over the upload storage quota of %d: every upload is refused "
+                           "until some are deleted (DELETE /files/uploads/NAME)", self.used, limit)
+
+    @property
+    def free(self) -> int:
+        return max(0, self.limit - self.used)
+
+    async def reserve(self, size: int) -> bool:
+        """Count `size` more bytes if they fit under the quota; False (nothing counted) if not."""
+        async with self._lock:
+            if self.used + size > self.limit:
+                return False
+            self.used += size
+            return True
+
+    def release(self, size: int) -> None:
+        """Give back bytes reserved and not kept. No await: it runs whole even while the request is
+        being cancelled, and cannot fall between another upload's check and its count."""
+        self.used = max(0, self.used - size)
+
+    async def remove(self, path: Path) -> None:
+        """Delete one upload and free its bytes; FileNotFoundError unless `path` is a regular file (a
+        symbolic link is refused: the file it names is not an upload, and may be outside the folder)."""
+        async with self._lock:  # a DELETE racing another one for the same file frees its bytes once
+            try:
+                info = path.lstat()
+            except OSError:  # no such file, or a name the file system cannot hold
+                raise FileNotFoundError(path.name) from None
+            if not stat.S_ISREG(info.st_mode):
+                raise FileNotFoundError(path.name)
+            path.unlink()
+            self.release(info.st_size)
+
+
+def upload_path(workspace: Workspace, rel: str) -> Path:
+    """The file DELETE /files/{rel} may remove: `uploads/<name>`, one non-hidden name directly in the
+    uploads folder, as POST /files stores them. FileNotFoundError for any other path: outputs/ and the
+    rest of the workspace, `..` and slashes however they were encoded (the route sees them decoded)."""
+    folder, _, name = rel.partition("/")
+    if folder != UPLOADS or not name or name.startswith(".") or any(c in name for c in "/\\\x00"):
+        raise FileNotFoundError(rel)
+    return workspace.root / UPLOADS / name
+
+
+def _shown(rel: str) -> str:
+    """A path a client sent, cut short for a message."""
+    return repr(rel if len(rel) <= 120 else rel[:100] + f"... ({len(rel)} characters)")
+
+
+def _over_quota(filename: str | None, quota: UploadQuota) -> HTTPException:
+    return HTTPException(507, f"{filename!r} does not fit in the upload storage quota of {quota.limit} bytes "
+                              f"({quota.free} bytes free): free space by deleting uploads no longer needed "
+                              "(DELETE /files/uploads/NAME), then send it again")
+
+
 class Upload(BaseModel):
     path: str
     url: str
@@ -102,7 +198,8 @@ class Upload(BaseModel):
     filename: str
 
 
-async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -> Upload:
+async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int, quota: UploadQuota) -> Upload:
+    """Store one upload under uploads/ (see the module doc); nothing is kept of a refused one."""
     declared = (file.content_type or "").split(";")[0].strip().lower()
     if declared not in _GENERIC_TYPES | {"text/plain"} and declared.split("/")[0] not in ("image", "audio", "video"):
         raise HTTPException(415, f"uploads must be images, audio, video or plain text; {file.filename!r} was sent "
@@ -120,6 +217,11 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -
     folder = workspace.root / UPLOADS
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / safe_name(file.filename, extension)
+    # The whole size is known (the form is parsed): reserve it at once, so that of uploads sent together
+    # the first ones fit whole rather than each holding a part. Bytes past it are reserved as they come.
+    reserved = file.size if file.size is not None and file.size <= max_bytes else 0
+    if not await quota.reserve(reserved):
+        raise _over_quota(file.filename, quota)
     size = 0
     try:
         with target.open("xb") as out:
@@ -128,13 +230,20 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int) -
                 size += len(chunk)
                 if size > max_bytes:
                     raise HTTPException(413, f"{file.filename!r} is larger than the upload limit of {max_bytes} bytes")
+                if size > reserved:
+                    if not await quota.reserve(size - reserved):
+                        raise _over_quota(file.filename, quota)
+                    reserved = size
                 out.write(chunk)
                 chunk = await file.read(CHUNK)
     except BaseException:
         target.unlink(missing_ok=True)
+        quota.release(reserved)
         raise
+    quota.release(reserved - size)
     if problem := media_problem(target, kind):  # a small file that decodes to gigabytes
         target.unlink(missing_ok=True)
+        quota.release(size)
         raise HTTPException(413, problem.replace(target.name, repr(file.filename), 1))
     rel = f"{UPLOADS}/{target.name}"
     return Upload(path=rel, url="/files/" + quote(rel), kind=kind, media_type=detected, size=size,
@@ -152,7 +261,7 @@ async def upload_file(request: Request, file: UploadFile) -> Upload:
     sent = (await request.form()).getlist("file")  # the form FastAPI parsed (cached): it binds only the last part
     if len(sent) > 1:
         raise HTTPException(400, f"one file per POST /files: this request has {len(sent)} 'file' parts")
-    return await store_upload(file, state.workspace, state.max_upload_bytes)
+    return await store_upload(file, state.workspace, state.max_upload_bytes, state.uploads)
 
 
 @router.get("/files/{rel:path}")
@@ -162,9 +271,22 @@ async def get_file(request: Request, rel: str) -> FileResponse:
     try:
         path = served_file(workspace, rel)
     except FileNotFoundError:
-        shown = rel if len(rel) <= 120 else rel[:100] + f"... ({len(rel)} characters)"
-        raise HTTPException(404, f"no file {shown!r} in the workspace") from None
+        raise HTTPException(404, f"no file {_shown(rel)} in the workspace") from None
     media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     # Served files are data: never run them as a page of this origin.
     return FileResponse(path, media_type=media, headers={"X-Content-Type-Options": "nosniff",
                                                         "Content-Security-Policy": "sandbox"})
+
+
+@router.delete("/files/{rel:path}", status_code=204, response_class=Response)
+async def delete_upload(request: Request, rel: str) -> Response:
+    """Remove an upload (`uploads/<name>`, the `path` POST /files returned) and free its room in the storage
+    quota. Any other path is answered 404, as for an upload that is not there, whether or not a file exists
+    at it: produced outputs and the rest of the workspace are never removed over HTTP."""
+    state = request.app.state.hugginggpt
+    try:
+        await state.uploads.remove(upload_path(state.workspace, rel))
+    except FileNotFoundError:
+        raise HTTPException(404, f"no upload {_shown(rel)} to delete: DELETE removes a file POST /files stored "
+                                 "(/files/uploads/NAME)") from None
+    return Response(status_code=204)

@@ -51,6 +51,21 @@ def test_the_key_opens_every_route(locked, tmp_path):
         assert http.get(stored["url"]).status_code == 200
 
 
+def test_deleting_an_upload_needs_the_key_as_uploading_does(locked, tmp_path):
+    with locked.client(headers={"Authorization": f"Bearer {API_KEY}"}) as http:
+        stored = upload(http, shape_image(tmp_path / "d.png", 3))
+    path = locked.workspace.root / stored["path"]
+    with locked.client() as http:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {API_KEY}"}):
+            refused = http.delete(stored["url"], headers=headers)
+            assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer", headers
+        assert path.exists()
+        keyed = {"Authorization": f"Bearer {API_KEY}"}
+        assert http.delete(stored["url"], headers={**keyed, "Origin": "http://evil.example"}).status_code == 403
+        assert path.exists()
+        assert http.delete(stored["url"], headers=keyed).status_code == 204 and not path.exists()
+
+
 def test_auth_is_off_without_a_key(client):
     assert client.get("/health").json()["auth"] is False
     assert client.post("/hugginggpt/invoke", json={"input": {"request": "hello"}}).status_code == 200
