@@ -92,6 +92,7 @@ def _every_task_failed(result: Any) -> bool:
 
 def cmd_chat(args: argparse.Namespace) -> int:
     """A conversation kept as a LangGraph thread in the SQLite checkpointer the server uses too."""
+    import time
     import uuid
 
     from langchain_core.messages import HumanMessage
@@ -105,6 +106,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     thread = args.thread or uuid.uuid4().hex[:12]
     config = {"configurable": {"thread_id": thread}}
     earlier = graph.get_state(config).values.get("messages") or []
+    # Each checkpoint carries when the thread began (shown by the server), as pruning removes the first one.
+    config["metadata"] = {"created": checkpointer.thread_created(config) or time.time()}
     err.print(f"HuggingGPT chat, thread {thread} ({len(earlier)} earlier messages; "
               f"continue it later with --thread {thread}). Type 'exit' to quit.")
     try:
@@ -131,6 +134,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
             except Exception as exc:  # one failed turn (a model down, a busy LLM) does not end the conversation
                 err.print(f"[red]error:[/] {_error_text(exc)}")
                 continue
+            finally:
+                # Only the latest checkpoint is needed to go on: the thread grows with its length, not its square.
+                checkpointer.prune([thread])
             print(f"hugginggpt> {answer}")
     finally:
         checkpointer.close()

@@ -110,16 +110,14 @@ class ConversationThreads:
         if snapshot.created_at is None:
             raise ConversationNotFound(conversation_id)
         updated = _timestamp(snapshot.created_at)
-        # The thread's first checkpoint is its input (step -1) or the empty one `create` wrote (step 0).
-        first = [tup for step in (-1, 0) async for tup in self.checkpointer.alist(config, filter={"step": step})]
-        created = min((t.metadata.get("created") or _timestamp(t.checkpoint["ts"]) for t in first), default=updated)
+        created = await self.checkpointer.athread_created(config) or updated
         messages, resources = self._shown(snapshot.values.get("messages") or [], updated)
         return Conversation(id=conversation_id, created=created, updated=updated, messages=messages,
                             resources=resources)
 
     async def delete(self, conversation_id: str) -> None:
-        """Delete the thread; a turn it is running stops first (else its last checkpoint would bring the
-        conversation back when it ends)."""
+        """Delete the thread, and give its pages back to the file system (`ThreadedSqliteSaver.reclaim`); a turn
+        it is running stops first (else its last checkpoint would bring the conversation back when it ends)."""
         await self.messages(conversation_id)  # ConversationNotFound for an unknown id
         self._deleting.add(conversation_id)  # turns queued behind this delete stop too
         if (running := self._running.get(conversation_id)) is not None:
@@ -132,35 +130,44 @@ class ConversationThreads:
 
     async def run(self, conversation_id: str, messages: list[BaseMessage]) -> HuggingGPTResult:
         """One turn: the new messages (the last is the request) added to the thread, the answer to it."""
-        async with self._turn(conversation_id):
-            state = await self._graph().ainvoke({"messages": messages}, self._config(conversation_id))
+        async with self._turn(conversation_id) as config:
+            state = await self._graph().ainvoke({"messages": messages}, config)
         return result_from_state(state)
 
     async def stream(self, conversation_id: str, messages: list[BaseMessage]) -> AsyncIterator[dict[str, Any]]:
         """One turn, as the stage events of the graph's `custom` stream (`{"kind", "data"}`)."""
-        async with self._turn(conversation_id):
-            async for event in self._graph().astream({"messages": messages}, self._config(conversation_id),
-                                                     stream_mode="custom"):
+        async with self._turn(conversation_id) as config:
+            async for event in self._graph().astream({"messages": messages}, config, stream_mode="custom"):
                 yield event
 
     @contextlib.asynccontextmanager
-    async def _turn(self, conversation_id: str) -> AsyncIterator[None]:
-        """The conversation's turn, one at a time, cancelled by a delete (ConversationDeleted)."""
+    async def _turn(self, conversation_id: str) -> AsyncIterator[dict[str, Any]]:
+        """The conversation's turn, one at a time, cancelled by a delete (ConversationDeleted); it gives the
+        config to run the graph with, and prunes the thread once the turn is done."""
         async with self._lock(conversation_id):
             # A turn that waited for the lock may find its thread deleted (or being deleted) meanwhile: running
             # it would write the thread back.
             if conversation_id in self._deleting:
                 raise ConversationDeleted(conversation_id)
-            await self.messages(conversation_id)  # ConversationNotFound once deleted
+            config = self._config(conversation_id)
+            created = await self.checkpointer.athread_created(config)
+            if created is None:
+                raise ConversationNotFound(conversation_id)  # deleted
+            # Each checkpoint of the turn carries the conversation's `created` (LangGraph copies a run's config
+            # metadata into them): pruning removes the first checkpoint, which had it.
+            config["metadata"] = {"created": created}
             self._running[conversation_id] = asyncio.current_task()
             try:
-                yield
+                yield config
             except asyncio.CancelledError:
                 if conversation_id in self._deleting:
                     raise ConversationDeleted(conversation_id) from None
                 raise
             finally:
                 self._running.pop(conversation_id, None)
+            # Only the latest checkpoint is needed to go on (LangGraph's `prune`): the thread's storage grows
+            # with its length, not with its length squared. A turn that failed is pruned by the next one.
+            await self.checkpointer.aprune([conversation_id])
 
     @contextlib.asynccontextmanager
     async def _lock(self, conversation_id: str) -> AsyncIterator[None]:
