@@ -17,7 +17,10 @@ from langchain_hugginggpt.agent.planners.families import NOUNS
 _PRODUCT = re.compile(rf"(?:(?:still|spoken|short|new|written|french|english|\w+ish)\s+)?(?:{'|'.join(NOUNS.values())})\b",
                       re.I)
 _NEGATION = re.compile(r"(?<![\w'’-])(?:do(?:n[’']?t| not)|does(?:n[’']?t| not)|no need (?:to|for)|never ?mind|"
-                       r"skip(?:ping)?|forget(?: about)?|without|rather than|instead of|not|no)\b", re.I)
+                       r"skip(?:ping)?|forget(?: about)?|without|rather than|instead of|not|no|"
+                       # said as an errand called off: "hold off on the caption", "I'll pass on the translation"
+                       r"hold(?:ing)? off(?: on)?|(?:i[’']?ll|i will|i[’']?d|we[’']?ll) pass on|leave out|"
+                       r"leaving out|omit(?:ting)?|cancel)\b", re.I)
 # after the negation: it negates something else ("don't forget to", "not only", "not sure what's in it")
 _NOT_DECLINED = re.compile(r"\s*(?:forget|hesitate|miss|fail|only|just|sure|mind|know|understand)\b", re.I)
 _FOLLOWS_NEGATION = re.compile(r"(?:do(?:n[’']?t| not)|never)\s+$", re.I)

@@ -27,6 +27,9 @@ def any_planner(request, planner):
     ("Skip the depth map and just detect the objects in street.jpg", [("object-detection", "street.jpg")]),
     ("Forget the video, just generate a picture from 'a fox running through snowy woods'",
      [("text-to-image", "a fox running through snowy woods")]),
+    ("Hold off on the captioning; just detect the objects in street.jpg", [("object-detection", "street.jpg")]),
+    (f"I'll pass on the translation, just summarize this: '{MEETING}'", [("summarization", MEETING)]),
+    ("Leave out the caption and detect the objects in street.jpg", [("object-detection", "street.jpg")]),
     # negations that decline nothing
     ("I don't speak German, so translate this into English: 'Guten Morgen, wie geht es dir?'",
      [("translation", "Guten Morgen, wie geht es dir?")]),
@@ -47,7 +50,10 @@ def test_dont_forget_asks_for_the_step(any_planner):
     ("Caption it, no translation please", ["no translation"]),
     ("I don't want a spoken version, only the French text", ["don't want a spoken version"]),
     ("rather than a summary, list the names", ["rather than a summary"]),
+    ("Omit the summary, read it aloud", ["Omit the summary"]),
+    ("cancel the translation and caption it", ["cancel the translation"]),
     # the negation is of something else
+    ("pass on the caption to a translator", []),
     ("translate that yes-or-no answer into Bulgarian", []),
     ("I'm not sure what's in it, caption it", []),
     ("I have no idea what this says", []),
