@@ -36,6 +36,10 @@ class ControllerConfig(DeploymentOptions):
     data_dir: str | None = Field(None, description="Conversations; the same path on every replica's node.")
     workspace: str | None = None
     api_key: str | None = None
+    max_upload_mb: float = Field(50.0, gt=0, description="The most one upload may hold, in MiB.")
+    max_upload_storage: int = Field(2 * 2**30, ge=1, description=(
+        "The most uploads/ may hold, in bytes. Each replica counts the folder when it starts and its own uploads "
+        "after, so between restarts N replicas together may store up to N times this."))
 
 
 class ReplicaHeader:
@@ -77,7 +81,9 @@ class ControllerServer:
 
             options["experts"] = RemoteExperts(config.experts, fallback_local=config.local_fallback)
         app = create_app(default_agent_factory(config.llm, **options), workspace=config.workspace,
-                         data_dir=config.data_dir, api_key=config.api_key)
+                         data_dir=config.data_dir, api_key=config.api_key,
+                         max_upload_bytes=int(config.max_upload_mb * 2**20),
+                         max_upload_storage=config.max_upload_storage)
         app.add_middleware(ReplicaHeader, replica=serve.get_replica_context().replica_id.unique_id)
         return app
 

@@ -63,7 +63,7 @@ class Guard:
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        method, path = scope["method"], scope["path"]
+        method, path = scope["method"], app_path(scope)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "")
         # Without a key, a page whose own name resolves to this machine (DNS rebinding) could drive the API:
@@ -116,6 +116,13 @@ class Guard:
             # The page writes the cookie with encodeURIComponent (a key may hold '+', '/', '=').
             token = unquote(cookie_parser(headers.get("cookie", "")).get(COOKIE, ""))
         return bool(token) and hmac.compare_digest(token.strip().encode(), self.api_key.encode())
+
+
+def app_path(scope: dict) -> str:
+    """The request's path within this app: ASGI's `path` includes the `root_path` the app is mounted under (a
+    Ray Serve route prefix, a proxy's sub-path), which the routes do not see; "/ctl/files" is "/files" here."""
+    path, root = scope["path"], scope.get("root_path", "").rstrip("/")
+    return (path[len(root):] or "/") if root and (path == root or path.startswith(root + "/")) else path
 
 
 def lone_surrogate(body: bytes) -> str | None:

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, unquote
 
+from langchain_hugginggpt.agent.server.guard import app_path
 from langchain_hugginggpt.agent.workspace import Workspace
 
 FILES_URL = "/files"
@@ -96,7 +97,7 @@ class PublicPathsMiddleware:
         if scope["type"] != "http" or scope["method"] == "HEAD":
             return await self.app(scope, receive, send)
         paths = self.paths
-        served_file = scope["path"].startswith((FILES_URL + "/", "/static/"))
+        served_file = app_path(scope).startswith((FILES_URL + "/", "/static/"))
         start: dict | None = None
         kind = ""
         buffered: list[bytes] = []

@@ -17,7 +17,7 @@ from langchain_hugginggpt.agent.server.cli import add_commands
 from langchain_hugginggpt.agent.server.files import store_upload
 from langchain_hugginggpt.agent.workspace import Workspace
 
-from .conftest import shape_image, upload
+from .conftest import scripted_agent, shape_image, upload
 
 
 def uploads_of(live) -> dict:
@@ -173,3 +173,24 @@ def test_max_upload_storage_must_be_a_positive_whole_number(capsys, monkeypatch,
     args.func(args)
     assert served[0].state.hugginggpt.uploads.limit == 12345
     served[0].state.hugginggpt.store.close()
+
+
+def test_an_app_mounted_under_a_prefix_takes_uploads_and_guards_them(tmp_path):
+    """Under a route prefix (Ray Serve's route_prefix, a proxy's sub-path) ASGI's `path` holds the prefix: the
+    guard read "/ctl/files" as no upload route and refused every multipart upload with 415."""
+    app = create_app(workspace=tmp_path / "workspace", data_dir=tmp_path / "data", api_key="",
+                     max_upload_bytes=1000, agent_factory=scripted_agent)
+
+    async def go():
+        transport = httpx.ASGITransport(app=app, root_path="/ctl")
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            stored = await http.post("/ctl/files", files={"file": ("note.txt", b"a short note", "text/plain")})
+            too_big = await http.post("/ctl/files", files={"file": ("big.txt", b"x" * 5000, "text/plain")})
+            served = await http.get("/ctl" + stored.json()["url"])
+            return stored, too_big, served
+
+    stored, too_big, served = asyncio.run(go())
+    assert stored.status_code == 201, stored.text
+    assert too_big.status_code == 413, too_big.text  # the upload limit applies under the prefix too
+    assert served.status_code == 200 and served.content == b"a short note"
+    app.state.hugginggpt.store.close()
