@@ -126,8 +126,8 @@ class ThreadedSqliteSaver(SqliteSaver):
         if (created := latest.metadata.get("created")) is not None:
             return created
         first = [tup for step in (-1, 0) for tup in self.list(config, filter={"step": step})]
-        return min((t.metadata.get("created") or _timestamp(t.checkpoint["ts"]) for t in first),
-                   default=_timestamp(latest.checkpoint["ts"]))
+        return min((t.metadata.get("created") or checkpoint_time(t.checkpoint["ts"]) for t in first),
+                   default=checkpoint_time(latest.checkpoint["ts"]))
 
     async def athread_created(self, config: RunnableConfig) -> float | None:
         return await asyncio.to_thread(self.thread_created, config)
@@ -136,7 +136,8 @@ class ThreadedSqliteSaver(SqliteSaver):
         self.conn.close()
 
 
-def _timestamp(iso: str) -> float:
+def checkpoint_time(iso: str) -> float:
+    """A checkpoint's ISO `ts` (or a snapshot's `created_at`) as a Unix timestamp."""
     return datetime.fromisoformat(iso).timestamp()
 
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage
 from pydantic import BaseModel, Field
 
-from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
+from langchain_hugginggpt.agent.checkpoints import checkpoint_time, sqlite_checkpointer
 from langchain_hugginggpt.agent.graph import NAME, ROLES, build_graph, result_from_state
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 from langchain_hugginggpt.agent.schema import HuggingGPTResult
@@ -109,7 +109,7 @@ class ConversationThreads:
         snapshot = await self._graph().aget_state(config)
         if snapshot.created_at is None:
             raise ConversationNotFound(conversation_id)
-        updated = _timestamp(snapshot.created_at)
+        updated = checkpoint_time(snapshot.created_at)
         created = await self.checkpointer.athread_created(config) or updated
         messages, resources = self._shown(snapshot.values.get("messages") or [], updated)
         return Conversation(id=conversation_id, created=created, updated=updated, messages=messages,
@@ -220,9 +220,3 @@ def request_message(text: str, attached: list[str] | None = None) -> HumanMessag
 
 def _resource(path: str, origin: Literal["upload", "output"], created: float) -> Resource:
     return Resource(path=path, kind=media_type(path), origin=origin, created=created)
-
-
-def _timestamp(iso: str) -> float:
-    from datetime import datetime
-
-    return datetime.fromisoformat(iso).timestamp()
