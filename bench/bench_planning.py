@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"
 # requests that decline a step ("don't caption it, just..."), written apart; B was never read while tuning
 DECLINED = {f"declined steps {part.upper()}": ROOT / "bench" / "data" / f"declined_steps_{part}.jsonl" for part in "ab"}
+# requests written the way TaskBench's generator was asked to write, for choosing settings (never trained on)
+GENERATOR_DEV = ROOT / "bench" / "data" / "generator_dev" / "dev.jsonl"
 DOC = ROOT / "docs" / "benchmarks.md"
 RESULTS_DIR = ROOT / "bench" / "data"
 HEADING = "## Planning (TaskBench)"
@@ -424,6 +426,40 @@ now decline a step too ("pass on the caption to a translator" still passes it on
 from its misses in the ninth session, so set B is no longer unseen: learned 87.20 / 73.68 -> 88.46 / 75.68 node /
 edge F1 on it, retrieval 84.62 / 70.27 -> 85.85 / 72.22; hf_dev, the fresh set and set A score exactly as before.
 
+A development set written the way TaskBench's generator was (eleventh session; bench/data/generator_dev, 320
+requests: eight new writers, each given a sampled tool graph and TaskBench's brief in our words, writing each request
+in one go with no second reading; never trained on). Every earlier choice was checked on corpus-like wording, so this
+set was made to choose on instead. The learned planner reads it about as well as the fresh set (rows "generator-style
+dev set" above: 91.57 / 69.99 / 64.27 node / edge / arg-value F1; its arg-value F1 runs lower because its writers
+often said a question, edit or scene in their own words, whose plain form no reader can quote). The gap on hf_dev is
+therefore not wording written from a tool graph as such. Settings measured on it with the shipped model (node / edge
+/ arg-value F1 on this set, hf_dev and the fresh set; one run):
+
+| setting | generator-style dev set | hf_dev | fresh set |
+|---|---|---|---|
+| shipped: rules first, add at 0.7, veto 0.1 | 91.57 / 69.99 / 64.27 | 75.58 / 38.01 / 44.42 | 91.67 / 71.54 / 74.85 |
+| add at 0.6 | 91.80 / 70.56 / 64.64 | 75.62 / 37.68 / 44.34 | 92.78 / 74.60 / 76.88 |
+| add at 0.5 | 92.31 / 70.89 / 64.66 | 75.45 / 36.47 / 43.64 | 92.83 / 74.42 / 76.79 |
+| add at 0.4 | 92.10 / 70.77 / 64.19 | 73.82 / 35.42 / 42.12 | 91.89 / 73.85 / 75.92 |
+| veto 0.2 | 91.84 / 70.10 / 64.57 | 74.61 / 37.28 / 43.85 | 91.67 / 71.54 / 74.85 |
+| the detector alone, 0.5 | 92.26 / 70.29 / 64.63 | 71.85 / 33.73 / 42.29 | 92.04 / 74.60 / 77.33 |
+| link model off | 91.57 / 67.36 / 62.37 | 75.58 / 37.21 / 43.21 | 91.67 / 70.00 / 73.68 |
+| expected-F1 decoding | 87.93 / 67.49 / 60.12 | 68.74 / 33.50 / 38.11 | 87.07 / 68.57 / 70.16 |
+| retrieval planner | 81.78 / 58.10 / 53.69 | 75.29 / 43.73 / 45.90 | 81.08 / 52.80 / 62.22 |
+
+What it says. The link model helps on all three sets (edge +2.6, +0.8, +1.5), so it stays. A lower threshold for
+adding tasks gains a little on this set and the fresh set and nothing on hf_dev (at 0.5: +0.7 / +1.2 node F1 there,
+-0.1 node and -1.5 edge F1 on hf_dev), so the shipped 0.7 stays. The detector alone gains on both sets written apart
+and loses 3.7 node F1 on hf_dev: letting the rules speak first is worth something only on hf_dev, the set the
+retrieval planner's rules were kept or dropped by (see the notes below). So part of hf_dev's figure is fitted, and the
+hidden held-out part of TaskBench can be expected to score somewhat lower. Expected-F1 decoding (the prefix of the
+ranked tasks maximising 2 * sum of their probabilities / (k + sum of all)) plans too many tasks everywhere. Also
+measured on this set and not kept: a description for a picture or a video that runs on over its own commas and "and"s
+(ending only where an ask resumes) fixed 11 cut-short prompts here (+0.2 arg-value F1) and changed nothing on hf_dev,
+the fresh set or declined set A: a rule that does not help measurably where it was not written.
+On this set the learned planner recalls 85% of the tasks of 4- to 6-task requests at 91 to 97% precision; on hf_dev
+56 to 60% at 79 to 92%: hf_dev's long requests name their tasks in ways none of the 36 writers of the corpus and this set wrote.
+
 How our harness reads differently from TaskBench's evaluate.py: gold `<node-j>` numbered from 1 (a node referring to
 itself or a later node) is read as 0-based j-1 when that makes every reference earlier; `_` in tool names reads as a
 space; a metric with nothing to score is "-" rather than 0.0; a planner crash or invalid plan scores as an empty plan
@@ -669,8 +705,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"hugginggpt eval taskbench {rel}--planner llm --llm {args.llm} --no-retrieval-help",
                         run("llm", args.llm, False, data)))
     if shipped:
-        for label, path in (("fresh set", FRESH), *DECLINED.items()):
-            results += [(f"{name} (offline), {label}", f"hugginggpt eval taskbench bench/data/{path.name} --planner {name}",
+        for label, path in (("fresh set", FRESH), ("generator-style dev set", GENERATOR_DEV), *DECLINED.items()):
+            results += [(f"{name} (offline), {label}", f"hugginggpt eval taskbench {path.relative_to(ROOT)} --planner {name}",
                          run(name, None, True, path, HF_TOOLS)) for name in OFFLINE if path.is_file()]
     extra_help = [line for name in OFFLINE for line in helper_stats(data, name)]
     even, odd = halves(data)

@@ -65,6 +65,23 @@ def test_written_shards_pass_the_checker(capsys):
     assert check.check_written(WRITTEN, CORPUS) == 0, capsys.readouterr().out
 
 
+GENERATOR_DEV = CORPUS.parent.parent / "bench" / "data" / "generator_dev"
+
+
+def test_the_generator_style_dev_set_is_its_sampled_graphs_written_apart_from_the_corpus(capsys):
+    """bench/data/generator_dev: the sampler reproduces its graphs, every row passes the checker against them,
+    and it shares no id and no request with the corpus the planner trains on (it is for choosing, not training)."""
+    dev_graphs = [g for shard in sampler.sample_generator_dev() for g in shard]
+    assert dev_graphs == [g for p in sorted((GENERATOR_DEV / "graphs").glob("shard_*.jsonl")) for g in _rows(p)]
+    assert Counter(g["type"] for g in dev_graphs) == {"single": 128, "chain": 144, "dag": 48}
+    assert check.check_written([GENERATOR_DEV / "dev.jsonl"], GENERATOR_DEV) == 0, capsys.readouterr().out
+    rows = _rows(GENERATOR_DEV / "dev.jsonl")
+    assert [r["id"] for r in rows] == [g["id"] for g in dev_graphs]
+    corpus = [r for path in WRITTEN for r in _rows(path)]
+    assert not {r["id"] for r in rows} & {r["id"] for r in corpus}
+    assert not {r["instruction"] for r in rows} & {r["instruction"] for r in corpus}
+
+
 def _a_written_row(kind: str, files_only: bool = False) -> tuple[dict, dict]:
     graphs = {g["id"]: g for g in GRAPHS}
     row = next(r for r in _rows(WRITTEN[0]) if r["type"] == kind and not (files_only and graphs[r["id"]]["slots"]))

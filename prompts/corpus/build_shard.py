@@ -58,9 +58,10 @@ def build_row(graph: dict, draft: str) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description="Build shard_XX.jsonl from drafts/shard_XX.txt")
     parser.add_argument("draft", type=Path)
+    parser.add_argument("--corpus-dir", type=Path, default=HERE, help="where graphs/ is and the shard goes")
     args = parser.parse_args()
     shard = args.draft.stem
-    graphs = [json.loads(line) for line in (HERE / "graphs" / f"{shard}.jsonl").read_text().splitlines()]
+    graphs = [json.loads(line) for line in (args.corpus_dir / "graphs" / f"{shard}.jsonl").read_text().splitlines()]
     drafts = parse_draft(args.draft.read_text())
     unknown = set(drafts) - {g["id"] for g in graphs}
     if unknown:
@@ -73,7 +74,7 @@ def main() -> int:
             except ValueError as exc:
                 failed += 1
                 print(f"{graph['id']}: {exc}", file=sys.stderr)
-    out = HERE / f"{shard}.jsonl"
+    out = args.corpus_dir / f"{shard}.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(f"{out.name}: {len(rows)} rows written, {failed} drafts failed")
     return 1 if failed else 0

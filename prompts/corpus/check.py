@@ -29,7 +29,8 @@ from sample_graphs import load_tools  # noqa: E402
 
 ROW_KEYS = {"id", "type", "n_tools", "instruction", "task_nodes", "task_links", "voice"}
 GRAPH_KEYS = {"id", "type", "n_tools", "voice", "task_nodes", "task_links", "slots"}
-VOICES = {*sample_graphs.VOICES, *(v for r in sample_graphs.LATER_ROUNDS for v in r["voices"])}
+VOICES = {*sample_graphs.VOICES, *(v for r in sample_graphs.LATER_ROUNDS for v in r["voices"]),
+          *sample_graphs.GENERATOR_DEV["voices"]}
 PLACEHOLDER = re.compile(r"\{[A-Z][A-Z0-9_]*\}")
 NODE_REF = re.compile(r"^<node-(\d+)>$")
 EXTENSIONS = {"image": (".jpg", ".jpeg", ".png", ".webp"), "audio": (".wav", ".mp3", ".m4a", ".flac", ".ogg")}

@@ -59,9 +59,14 @@ SIXTH_ROUND = {"seed": 22, "n": 800, "shard_size": 200, "voices": ["enumerated",
 # step takes an earlier result that is itself short text (a label, a list, an answer) and writes from it:
 # the detector trained on rounds 1-6 reads verbs and plain product names best.
 SEVENTH_ROUND = {"seed": 23, "n": 800, "shard_size": 200, "voices": ["nominal", "inquisitive"]}
+# Not training data: a development set to choose the planner's settings on (bench/data/generator_dev/), written
+# the way TaskBench's generator was asked to write (a specific, detailed request needing exactly these tools,
+# no tool named), without the corpus's second reading that makes every step explicit. Every choice before it
+# was made on corpus-like wording, and gains there rarely carried over to TaskBench's own requests.
+GENERATOR_DEV = {"seed": 40, "n": 320, "shard_size": 40, "voices": ["generator"]}
 LATER_ROUNDS = (SECOND_ROUND, THIRD_ROUND, FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND, SEVENTH_ROUND)
 # The rounds whose writers say questions, edits and scenes in their own words (the plan holds the plain form).
-PARAPHRASING_ROUNDS = (FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND, SEVENTH_ROUND)
+PARAPHRASING_ROUNDS = (FOURTH_ROUND, FIFTH_ROUND, SIXTH_ROUND, SEVENTH_ROUND, GENERATOR_DEV)
 PARAPHRASED_ROLES = {"QUESTION", "EDIT", "SCENE"}
 
 # Links the graph allows but users rarely chain; sampled less often, not never.
@@ -351,11 +356,25 @@ def sample_rounds() -> list[list[dict]]:
     return shards
 
 
+def sample_generator_dev() -> list[list[dict]]:
+    """The generator-style development set's graphs (GENERATOR_DEV: seed 40, ids gd-00000.., shards of 40)."""
+    dev = GENERATOR_DEV
+    graphs = [{**g, "id": g["id"].replace("bi-", "gd-")} for g in sample_corpus(dev["seed"], dev["n"], dev["voices"])]
+    return [graphs[i:i + dev["shard_size"]] for i in range(0, len(graphs), dev["shard_size"])]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=HERE / "graphs")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--dev", action="store_true",
+                        help="the generator-style development set's graphs (default out: bench/data/generator_dev/graphs)")
     args = parser.parse_args()
-    shards = sample_rounds()
+    if args.dev:
+        shards = sample_generator_dev()
+        args.out = args.out or HERE.parent.parent / "bench" / "data" / "generator_dev" / "graphs"
+    else:
+        shards = sample_rounds()
+        args.out = args.out or HERE / "graphs"
     args.out.mkdir(parents=True, exist_ok=True)
     for number, rows in enumerate(shards):
         with open(args.out / f"shard_{number:02d}.jsonl", "w") as f:
