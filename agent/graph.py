@@ -40,7 +40,7 @@ from typing_extensions import TypedDict
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _run_sync, recent_history
 from langchain_hugginggpt.agent.schema import (Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult,
-                                              request_problem)
+                                              content_text, request_problem)
 from langchain_hugginggpt.agent.validation import PlanError, validate_plan
 
 NAME = "hugginggpt"  # the answer's `name`, telling it apart from other AI messages in a shared `messages`
@@ -79,7 +79,7 @@ def turn_input(messages: Sequence[BaseMessage]) -> HuggingGPTInput:
             break
     else:
         raise ValueError("HuggingGPT's graph needs a user message in `messages`: the last one is the request")
-    request = messages[index].text.strip()
+    request = content_text(messages[index].content).strip()  # a photo sent as a content block is named too
     problem = request_problem(request)
     if problem:
         raise ValueError(f"{problem} (the last user message)")
@@ -88,7 +88,8 @@ def turn_input(messages: Sequence[BaseMessage]) -> HuggingGPTInput:
 
 def chat_log(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     """Messages as the planner's chat log, `{"role", "content"}` dicts (tool calls and results left out)."""
-    return [{"role": ROLES[m.type], "content": m.text} for m in messages if m.type in ROLES and m.text]
+    return [{"role": ROLES[m.type], "content": text} for m in messages
+            if m.type in ROLES and (text := content_text(m.content))]
 
 
 def answer_message(messages: Sequence[BaseMessage]) -> AIMessage | None:

@@ -30,7 +30,7 @@ from langchain_hugginggpt.agent.planners import PlannerOutput
 from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
 from langchain_hugginggpt.agent.schema import (
-    MAX_REQUEST_CHARS, HuggingGPTResult, Plan, StageEvent, Task, TaskResult, request_problem)
+    MAX_REQUEST_CHARS, HuggingGPTResult, Plan, StageEvent, Task, TaskResult, content_text, request_problem)
 from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.prompts import render
@@ -68,9 +68,12 @@ class HuggingGPTInput(BaseModel):
     @field_validator("chat_history", mode="before")
     @classmethod
     def _pairs_as_messages(cls, value: Any) -> Any:
-        """("user", "hi") pairs, as LangChain's message shorthand writes them, are messages too."""
+        """("user", "hi") pairs, as LangChain's message shorthand writes them, are messages too; content given as
+        LangChain's content blocks is read as its text (`content_text`)."""
         if isinstance(value, (list, tuple)):
-            return [{"role": m[0], "content": m[1]} if isinstance(m, (tuple, list)) and len(m) == 2 else m for m in value]
+            value = [{"role": m[0], "content": m[1]} if isinstance(m, (tuple, list)) and len(m) == 2 else m for m in value]
+            return [{**m, "content": content_text(m["content"])} if isinstance(m, dict) and "content" in m else m
+                    for m in value]
         return value
 
     @field_validator("request")

@@ -20,6 +20,32 @@ RESOURCE_TYPES: tuple[str, ...] = ("text", "image", "audio", "video")
 MAX_REQUEST_CHARS = 20_000
 
 
+def content_text(content: Any) -> str:
+    """A chat message's content as text: a string as it is; LangChain's content blocks (a list, or one block) as
+    their texts and the URLs of their images, audio and files, one per line, so a file named in an earlier turn
+    stays a file the planner can read; anything else as its string."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, (list, tuple)):
+        return str(content)
+    parts = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict):
+            text = block.get("text")
+            # OpenAI's {"image_url": {"url": ...}} or a plain URL; LangChain's v1 {"type": "image", "url": ...}
+            url = next((v.get("url") if isinstance(v, dict) else v for k in ("image_url", "audio_url", "url")
+                        if (v := block.get(k))), None)
+            if isinstance(text, str):
+                parts.append(text)
+            elif isinstance(url, str) and not url.startswith("data:"):  # inline base64 says nothing to plan by
+                parts.append(url)
+    return "\n".join(p for p in parts if p)
+
+
 def request_problem(request: str, name: str = "the request") -> str | None:
     """Why a request cannot be planned (empty, too long), or None; `name` is what the message calls it. Every
     front checks requests with it."""

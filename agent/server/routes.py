@@ -20,11 +20,11 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import StreamingResponse
 from langchain_core.messages import convert_to_messages
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sse_starlette import EventSourceResponse
 
 from langchain_hugginggpt.agent.graph import chat_log
-from langchain_hugginggpt.agent.schema import StageEvent, request_problem
+from langchain_hugginggpt.agent.schema import StageEvent, content_text, request_problem
 from langchain_hugginggpt.agent.server.conversations import Conversation, ConversationNotFound, request_message
 from langchain_hugginggpt.agent.server.files import media_entry, relative_path
 from langchain_hugginggpt.agent.workspace import URL_SCHEME, WorkspaceError
@@ -36,6 +36,12 @@ router = APIRouter()
 class Message(BaseModel):
     role: Literal["user", "assistant", "system"] = "user"
     content: str
+
+    @field_validator("content", mode="before")
+    @classmethod
+    def _blocks_as_text(cls, value: Any) -> Any:
+        """OpenAI-style content blocks ([{"type": "text", ...}, {"type": "image_url", ...}]) as their text and URLs."""
+        return content_text(value) if isinstance(value, (list, dict)) else value
 
 
 class MessagesRequest(BaseModel):

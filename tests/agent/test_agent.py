@@ -252,3 +252,22 @@ def test_a_chat_history_is_bounded_and_a_long_kept_conversation_sends_its_recent
     short = [{"role": "user", "content": "x" * (MAX_HISTORY_CHARS // 2)}] * 3
     assert recent_history(short) == short[1:]
     HuggingGPTInput(request="Summarize it", chat_history=recent_history(turns))
+
+
+def test_chat_history_in_content_blocks_is_read_as_its_text_and_files():
+    """LangChain and OpenAI clients send a turn's content as blocks ([{"type": "text", ...}, {"type": "image_url",
+    ...}]); the planner read their Python repr. Now the texts and the image's URL are the turn's words, so 'caption
+    it' reads the photo an earlier turn sent, and inline base64 adds nothing."""
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput
+
+    given = HuggingGPTInput.model_validate({"request": "caption it", "chat_history": [
+        {"role": "user", "content": [{"type": "text", "text": "Here is my photo."},
+                                     {"type": "image_url", "image_url": {"url": "https://example.org/street.jpg"}},
+                                     {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Got it."}]},
+        ("user", [{"type": "image", "url": "https://example.org/dog.png"}])]})
+    assert [m["content"] for m in given.chat_history] == [
+        "Here is my photo.\nhttps://example.org/street.jpg", "Got it.", "https://example.org/dog.png"]
+    agent = HuggingGPT(planner="learned", log_runs=False)
+    planned = asyncio.run(agent.aplan(given.request, given.chat_history[:2]))
+    assert [(t.task, t.args.get("image")) for t in planned.plan.tasks] == [("image-to-text", "https://example.org/street.jpg")]

@@ -94,3 +94,16 @@ def test_task_tools_for_create_agent(agent, workspace):
     assert call.tool_calls[0]["name"] == "canny_control" and final.content == "Done: the edge map is ready."
     edges = json.loads(result.content)["image"]  # the tool's output, as the LLM reads it
     assert np.array_equal(pixels(edges), canny(workspace.root / "square.png"))
+
+
+def test_a_photo_sent_as_a_content_block_is_planned_on(agent, saver, workspace):
+    """A multimodal HumanMessage (a text block and an image block, as LangChain chat UIs send them) lost its image:
+    the graph read only the text blocks, so "the canny edge map of this" had no picture to work on."""
+    from langchain_core.messages import HumanMessage
+
+    app = build_graph(agent, checkpointer=saver)
+    message = HumanMessage(content=[{"type": "text", "text": "Give me the canny edge map of this photo:"},
+                                    {"type": "image_url", "image_url": {"url": "square.png"}}])
+    state = app.invoke({"messages": [message]}, thread("blocks"))
+    [edges] = state["messages"][-1].response_metadata["files"]
+    assert np.array_equal(pixels(edges), canny(workspace.root / "square.png"))

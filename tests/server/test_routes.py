@@ -42,6 +42,21 @@ def test_earlier_messages_are_the_chat_log(client, server):
     assert [stage for stage, _ in llm.calls] == ["plan", "chat"]  # no task: chit-chat
 
 
+def test_content_blocks_from_openai_style_clients_are_read_as_text(client, server):
+    """An OpenAI-style client sends content as blocks; the server answered 422 (content must be a string)."""
+    llm = server.agent.llm
+    llm.calls.clear()
+    reply = client.post("/hugginggpt", json={"messages": [
+        {"role": "user", "content": [{"type": "text", "text": "my favourite picture is"},
+                                     {"type": "image_url", "image_url": {"url": "zebra.png"}}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]},
+        {"role": "user", "content": [{"type": "text", "text": "hello"}]}]})
+    assert reply.status_code == 200, reply.text
+    stage, prompt = llm.calls[0]
+    assert stage == "plan" and "zebra.png" in prompt[-1] and "'type'" not in prompt[-1]
+    assert prompt[-1].rstrip().split("Now I input: ")[1].startswith("hello")
+
+
 def test_tasks_returns_the_plan_only(client, server):
     server.agent.llm.calls.clear()
     reply = client.post("/tasks", json={"messages": [{"role": "user", "content": "edges of a.png and b.jpg"}]})
