@@ -115,6 +115,14 @@ def check_output(path: str, inputs: tuple) -> None:
         raise ValueError(f"--predictions {path} is a folder; give a file name")
     if not out.resolve().parent.is_dir():
         raise ValueError(f"--predictions {path}: folder {out.parent} not found")
+    existed = out.exists()
+    try:  # a folder that exists may still refuse a new file (read-only, /proc): find out now, not after the run
+        with open(out, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--predictions {path} cannot be written: {exc.strerror or exc}") from None
+    if not existed:
+        out.unlink(missing_ok=True)
 
 
 def write_predictions(predictions: list, path: str) -> None:

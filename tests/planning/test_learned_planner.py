@@ -1,6 +1,7 @@
 """The learned planner: a task detector trained for real on a slice of the corpus, and as shipped."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -265,7 +266,9 @@ def test_a_predictions_file_that_would_overwrite_an_input_or_cannot_be_written_i
     data.write_text((TASKBENCH / "hf_dev.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     before = data.read_bytes()
     for out, problem in ((data, "is an input of this run"), (tmp_path, "is a folder"),
-                         (tmp_path / "nodir" / "x.jsonl", "folder " + str(tmp_path / "nodir") + " not found")):
+                         (tmp_path / "nodir" / "x.jsonl", "folder " + str(tmp_path / "nodir") + " not found"),
+                         # a folder that takes no new file: refused before planning, not after scoring
+                         (Path("/proc/hugginggpt-predictions.jsonl"), "cannot be written")):
         assert cli.main(["eval", "taskbench", str(data), "--planner", "retrieval", "--limit", "3",
                          "--predictions", str(out), "--json"]) == 2
         captured = capsys.readouterr()
