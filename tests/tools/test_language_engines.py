@@ -112,6 +112,25 @@ def test_apertium_detects_spanish_and_translates_to_english(workspace):
     assert {"cat", "black", "house"} <= set(re.findall(r"\w+", out["text"].lower()))
 
 
+def test_a_short_text_in_a_language_with_no_pair_is_named_not_translated_as_spanish(workspace):
+    """'bonjour' has none of a word list's function words: it read as English, and a text to translate into
+    English was then taken for Spanish. A language identifier reads it as French, and with no French pair here
+    the error names the pair to install."""
+    for text in ("Translate bonjour into English", "Translate 'merci beaucoup' into English"):
+        with pytest.raises(ExpertError, match=r"no Apertium pair for French -> English"):
+            run("translation", workspace, text=text)
+    out = run("translation", workspace, text="Translate 'muchas gracias, amigo' into English")
+    assert "Spanish -> English" in out["note"] and "thank" in out["text"].lower()
+
+
+def test_the_language_of_short_texts_is_read_by_its_letters():
+    from langchain_hugginggpt.tools.engines._lang import guess_language
+
+    assert [guess_language(t) for t in ("hello", "Thanks for coming to the show!", "bonjour", "Danke schön",
+                                        "grazie mille", "muchas gracias", "1234")] == ["en", "en", "fr", "de", "it", "es", "en"]
+    assert guess_language("bonjour", ("en", "es")) == "en"  # only the candidates given
+
+
 def test_apertium_galician_pair(workspace):
     out = run("translation", workspace, text="Translate to Galician: the house is big")
     assert "casa" in out["text"].lower() and "English -> Galician" in out["note"]

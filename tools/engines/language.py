@@ -21,6 +21,7 @@ from langchain_hugginggpt.tools.base import Engine, ExpertOutput, missing_files
 from langchain_hugginggpt.tools.engines import _apertium
 from langchain_hugginggpt.tools.engines._image_io import fail
 from langchain_hugginggpt.tools.engines._lang import (
+    CANDIDATES,
     guess_language,
     language_code,
     language_name,
@@ -179,7 +180,9 @@ class ApertiumTranslation(Engine):
             if target not in (None, "en"):
                 source = "en"  # every pair here has English on one side
             else:
-                guessed = guess_language(body, ("en", *others))
+                # among every language we know, not only the installed pairs: "bonjour" is French, and with no
+                # French pair the error says which to install rather than translating it as Spanish
+                guessed = guess_language(body, tuple(dict.fromkeys(("en", *CANDIDATES, *others))))
                 source = guessed if target is None or guessed != "en" else default_other
         if target is None:
             target = "en" if source != "en" else default_other
