@@ -29,6 +29,7 @@ from typing import Callable, Sequence
 from langchain_hugginggpt.agent.planners.bank import ExampleBank
 from langchain_hugginggpt.agent.planners.cues import Mention
 from langchain_hugginggpt.agent.planners.detector import ASKS_NOTHING, DETECTOR_MODEL, Evidence, TaskDetector
+from langchain_hugginggpt.agent.planners.families import FAMILIES, OUTPUT_FAMILIES
 from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel
 from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
 from langchain_hugginggpt.agent.planners.steps import Step
@@ -161,7 +162,7 @@ class LearnedPlanner(RetrievalPlanner):
             # a veto never empties a plan the rules made
             alone = [t for t in chosen if self.can_run(t)] or [m.task for m in evidence.found if m.task in scores]
             chosen = list(dict.fromkeys(kept + added)) or ([] if unjudged else list(dict.fromkeys(alone)))
-        chosen = self._with_makers(chosen + unjudged, scores, parsed)
+        chosen = self._with_makers(self._read_as_named(chosen + unjudged, parsed), scores, parsed)
         covered = self._with_uncovered_clauses(chosen, evidence, parsed)
         return chosen if covered == chosen else self._with_makers(covered, scores, parsed)
 
@@ -183,6 +184,26 @@ class LearnedPlanner(RetrievalPlanner):
             if k not in asked and row.max() >= self.threshold and best not in out and best in self.tasks \
                     and self.can_run(best):
                 out.append(best)
+        return out
+
+    def _read_as_named(self, chosen: list[str], parsed: ParsedRequest) -> list[str]:
+        """A chosen task that reads a kind of file the request never names nor any chosen task makes, where the
+        request names a file of another kind that no chosen task reads, becomes its family's member for that
+        kind (families.py): "transcribe x.png" reads the picture (image to text), where speech recognition
+        would have no recording and the plan would be empty."""
+        named = {f.kind for f in parsed.files + parsed.history}
+        out = list(chosen)
+        for i, task in enumerate(out):
+            needs = _media(task)
+            if not needs or needs <= named | _made([o for o in out if o != task], named | {"text"}):
+                continue
+            unread = [f.kind for f in parsed.files if not any(f.kind in TASKS[o].inputs.values() for o in out)]
+            members = [m for family, m in FAMILIES.items() if family not in OUTPUT_FAMILIES
+                       and any(m.get(kind) == task for kind in needs)]
+            swap = next((m[kind] for kind in dict.fromkeys(unread) for m in members
+                         if m.get(kind) in self.tasks and m[kind] not in out and self.can_run(m[kind])), None)
+            if swap:
+                out[i] = swap
         return out
 
     def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:

@@ -201,6 +201,19 @@ def test_a_rule_task_for_a_file_the_request_lacks_is_not_planned():
     assert "video-classification" not in tasks and "text-to-speech" in tasks and len(tasks) == 2
 
 
+@pytest.mark.parametrize("request_text, plan", [
+    ("Transcribe x.png for me", [("image-to-text", {"image": "x.png"})]),  # was an empty plan: no recording
+    ("Classify the sound in photo.jpg", [("image-classification", {"image": "photo.jpg"})]),
+    ("transcribe meeting.wav", [("automatic-speech-recognition", {"audio": "meeting.wav"})]),
+    ("caption a.jpg and transcribe b.wav", [("image-to-text", {"image": "a.jpg"}),
+                                            ("automatic-speech-recognition", {"audio": "b.wav"})]),
+])
+def test_a_task_for_a_kind_of_file_not_named_reads_the_file_that_is(request_text, plan):
+    """A task whose kind of file the request never names becomes its family's member for the file it does name."""
+    planned = LearnedPlanner().plan(request_text).plan
+    assert [(t.task, t.args) for t in planned.tasks] == plan
+
+
 def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_run():
     """The shipped model reads a counting question as visual question answering (as TaskBench does); where
     nothing answers visual questions, the rules' object detector counts instead."""
