@@ -26,6 +26,8 @@ def content_text(content: Any) -> str:
     stays a file the planner can read; anything else as its string."""
     if isinstance(content, str):
         return content
+    if content is None:
+        return ""
     if isinstance(content, dict):
         content = [content]
     if not isinstance(content, (list, tuple)):
