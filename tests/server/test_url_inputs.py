@@ -55,6 +55,19 @@ def test_by_default_the_server_fetches_nothing_from_its_own_network(start_server
     assert all(port != internal.port and host == "127.0.0.1" for host, port in connections)  # only the test's own client
 
 
+def test_a_url_sent_as_an_image_block_is_held_to_the_same_rule(start_server, internal, connections):
+    """Content blocks name their URLs to the planner (OpenAI-style clients): the fetch rule still decides."""
+    live = start_server(agent_factory=url_agent)
+    with live.client() as http:
+        reply = http.post("/results", json={"messages": [{"role": "user", "content": [
+            {"type": "text", "text": "Make an edge map of this"},
+            {"type": "image_url", "image_url": {"url": internal.url("/photo.png")}}]}]})
+    assert reply.status_code == 200, reply.text
+    task = reply.json()["0"]
+    assert task["status"] == "error" and "refused" in task["inference result"]["error"] and task["files"] == []
+    assert internal.requests == [] and downloads(live) == []
+
+
 def test_an_allow_listed_host_gives_media_only(start_server, internal, tmp_path):
     live = start_server(agent_factory=url_agent, urls=UrlPolicy(allow_hosts=("127.0.0.1",)))
     secret = run_task(live, internal.url("/secret.txt?a.jpg"))
