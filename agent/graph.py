@@ -42,6 +42,7 @@ from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _
 from langchain_hugginggpt.agent.schema import (Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult,
                                               content_text, request_problem)
 from langchain_hugginggpt.agent.validation import PlanError, validate_plan
+from langchain_hugginggpt.agent.workspace import Workspace
 
 NAME = "hugginggpt"  # the answer's `name`, telling it apart from other AI messages in a shared `messages`
 ROLES = {"human": "user", "ai": "assistant", "system": "system"}
@@ -72,24 +73,28 @@ class HuggingGPTState(TypedDict, total=False):
     error: str | None
 
 
-def turn_input(messages: Sequence[BaseMessage]) -> HuggingGPTInput:
-    """The request (the last user message) and the chat log before it, as the Runnable takes them."""
+def turn_input(messages: Sequence[BaseMessage], workspace: Workspace | None = None) -> HuggingGPTInput:
+    """The request (the last user message) and the chat log before it, as the Runnable takes them. Files sent
+    inline in a message (base64 data: URLs) are kept in `workspace` and named by their paths (left out without
+    one)."""
     for index in range(len(messages) - 1, -1, -1):
         if messages[index].type == "human":
             break
     else:
         raise ValueError("HuggingGPT's graph needs a user message in `messages`: the last one is the request")
-    request = content_text(messages[index].content).strip()  # a photo sent as a content block is named too
+    save = workspace.save_inline if workspace is not None else None
+    request = content_text(messages[index].content, save).strip()  # a photo sent as a content block is named too
     problem = request_problem(request)
     if problem:
         raise ValueError(f"{problem} (the last user message)")
-    return HuggingGPTInput(request=request, chat_history=recent_history(chat_log(messages[:index])))
+    return HuggingGPTInput(request=request, chat_history=recent_history(chat_log(messages[:index], workspace)))
 
 
-def chat_log(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
+def chat_log(messages: Sequence[BaseMessage], workspace: Workspace | None = None) -> list[dict[str, str]]:
     """Messages as the planner's chat log, `{"role", "content"}` dicts (tool calls and results left out)."""
+    save = workspace.save_inline if workspace is not None else None
     return [{"role": ROLES[m.type], "content": text} for m in messages
-            if m.type in ROLES and (text := content_text(m.content))]
+            if m.type in ROLES and (text := content_text(m.content, save))]
 
 
 def answer_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
@@ -102,21 +107,21 @@ def answer_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
     return None
 
 
-def result_from_state(state: dict[str, Any]) -> HuggingGPTResult:
+def result_from_state(state: dict[str, Any], workspace: Workspace | None = None) -> HuggingGPTResult:
     """The latest request's outcome as the Runnable returns it (answer empty while unanswered)."""
     messages = state.get("messages") or []
     answer = answer_message(messages)
     return HuggingGPTResult(
-        request=turn_input(messages).request, planner=state.get("planner") or "", plan=state.get("plan") or [],
+        request=turn_input(messages, workspace).request, planner=state.get("planner") or "", plan=state.get("plan") or [],
         selections=state.get("selections") or {}, results=state.get("results") or {},
         answer=answer.text if answer else "", timings=dict(state.get("timings") or {}), error=state.get("error"))
 
 
-def approval_request(state: dict[str, Any]) -> dict[str, Any]:
+def approval_request(state: dict[str, Any], workspace: Workspace | None = None) -> dict[str, Any]:
     """What a person sees before approving: the plan, and each task's chosen model and why."""
     selections = state.get("selections") or {}
     return {
-        "request": turn_input(state["messages"]).request,
+        "request": turn_input(state["messages"], workspace).request,
         "plan": [task.model_dump() for task in state.get("plan") or []],
         "models": {str(task_id): {"model_id": s.model_id, "reason": s.reason} for task_id, s in selections.items()},
         "resume": RESUME_HELP,
@@ -153,7 +158,7 @@ class _Stages:
         self.agent, self.approve_plan = agent, approve_plan
 
     async def plan(self, state: dict[str, Any], config: RunnableConfig, emit: Any) -> Command:
-        turn = turn_input(state["messages"])
+        turn = turn_input(state["messages"], self.agent.workspace)
         result = HuggingGPTResult(request=turn.request)
         # A new request: the previous request's plan, models and results are replaced.
         fresh = {"selections": {}, "results": {}, "error": None}
@@ -163,7 +168,7 @@ class _Stages:
                        update={**fresh, "planner": result.planner, "plan": result.plan, "timings": result.timings})
 
     async def select(self, state: dict[str, Any], config: RunnableConfig, emit: Any) -> Command:
-        turn, result = turn_input(state["messages"]), result_from_state(state)
+        turn, result = self._turn(state)
         if not await self._stage(self.agent.select_stage(turn, result, config, emit), result, emit):
             return await self._finish(turn, result, emit, {})
         return Command(goto="approve" if self.approve_plan else "execute",
@@ -175,7 +180,7 @@ class _Stages:
         kind, edited = decision
         if kind == "approve":
             return Command(goto="execute")
-        turn, result = turn_input(state["messages"]), result_from_state(state)
+        turn, result = self._turn(state)
         if kind == "decline":
             tasks = ", ".join(f"{t.id}: {t.task}" for t in result.plan)
             result.answer = f"I did not run the plan ({tasks}): it was declined at approval."
@@ -191,15 +196,18 @@ class _Stages:
                                                "selections": result.selections, "timings": result.timings})
 
     async def execute(self, state: dict[str, Any], config: RunnableConfig, emit: Any) -> Command:
-        turn, result = turn_input(state["messages"]), result_from_state(state)
+        turn, result = self._turn(state)
         if not await self._stage(self.agent.execute_stage(result, config, emit), result, emit):
             return await self._finish(turn, result, emit, {"results": result.results})
         return Command(goto="respond", update={"results": result.results, "timings": result.timings})
 
     async def respond(self, state: dict[str, Any], config: RunnableConfig, emit: Any) -> Command:
-        turn, result = turn_input(state["messages"]), result_from_state(state)
+        turn, result = self._turn(state)
         await self._stage(self.agent.respond_stage(turn, result, config, emit), result, emit)
         return await self._finish(turn, result, emit, {})
+
+    def _turn(self, state: dict[str, Any]) -> tuple[HuggingGPTInput, HuggingGPTResult]:
+        return turn_input(state["messages"], self.agent.workspace), result_from_state(state, self.agent.workspace)
 
     async def _stage(self, stage: Awaitable[None], result: HuggingGPTResult, emit: Any) -> bool:
         try:
@@ -273,13 +281,14 @@ def _node(step: Step, name: str) -> RunnableLambda:
     return RunnableLambda(run, afunc=arun, name=name)
 
 
-def ask_for_approval(state: dict[str, Any]) -> tuple[Literal["approve", "decline", "edit"], list[Task]]:
+def ask_for_approval(state: dict[str, Any], workspace: Workspace | None = None
+                     ) -> tuple[Literal["approve", "decline", "edit"], list[Task]]:
     """`interrupt()` with the plan and its models until the resume value is a valid decision.
 
     A bad value (an invalid edited plan, say) pauses again, with `error` naming the problem, so the
     graph stays resumable; the values given before stay part of the node's replay, as LangGraph
     replays a node's interrupts in order on each resume."""
-    request = approval_request(state)
+    request = approval_request(state, workspace)
     while True:
         value = interrupt(request)
         try:
@@ -290,10 +299,10 @@ def ask_for_approval(state: dict[str, Any]) -> tuple[Literal["approve", "decline
 
 def _approval_node(stages: _Stages) -> RunnableLambda:
     async def arun(state: dict[str, Any], config: RunnableConfig) -> Command:
-        return await stages.decide(state, config, _emitter(), ask_for_approval(state))
+        return await stages.decide(state, config, _emitter(), ask_for_approval(state, stages.agent.workspace))
 
     def run(state: dict[str, Any], config: RunnableConfig) -> Command:
-        return _STAGE_LOOP.run(stages.decide(state, config, _emitter(), ask_for_approval(state)))
+        return _STAGE_LOOP.run(stages.decide(state, config, _emitter(), ask_for_approval(state, stages.agent.workspace)))
 
     return RunnableLambda(run, afunc=arun, name="approve")
 

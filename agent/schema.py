@@ -7,7 +7,7 @@ these models is also what gets logged, streamed and returned.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -20,10 +20,11 @@ RESOURCE_TYPES: tuple[str, ...] = ("text", "image", "audio", "video")
 MAX_REQUEST_CHARS = 20_000
 
 
-def content_text(content: Any) -> str:
+def content_text(content: Any, save_inline: Callable[[str], str] | None = None) -> str:
     """A chat message's content as text: a string as it is; LangChain's content blocks (a list, or one block) as
     their texts and the URLs of their images, audio and files, one per line, so a file named in an earlier turn
-    stays a file the planner can read; anything else as its string."""
+    stays a file the planner can read; anything else as its string. A file sent inline (a base64 data: URL) is
+    named by the path `save_inline` keeps it at, and left out without it."""
     if isinstance(content, str):
         return content
     if content is None:
@@ -39,12 +40,17 @@ def content_text(content: Any) -> str:
         elif isinstance(block, dict):
             text = block.get("text")
             # OpenAI's {"image_url": {"url": ...}} or a plain URL; LangChain's v1 {"type": "image", "url": ...}
+            # or {"type": "image", "base64": ..., "mime_type": ...}
             url = next((v.get("url") if isinstance(v, dict) else v for k in ("image_url", "audio_url", "url")
                         if (v := block.get(k))), None)
+            if url is None and isinstance(block.get("base64") or block.get("data"), str):
+                url = f"data:{block.get('mime_type', '')};base64,{block.get('base64') or block.get('data')}"
             if isinstance(text, str):
                 parts.append(text)
-            elif isinstance(url, str) and not url.startswith("data:"):  # inline base64 says nothing to plan by
+            elif isinstance(url, str) and not url.startswith("data:"):
                 parts.append(url)
+            elif isinstance(url, str) and save_inline is not None:
+                parts.append(save_inline(url))
     return "\n".join(p for p in parts if p)
 
 

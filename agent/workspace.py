@@ -8,20 +8,50 @@ those of a task that was abandoned (timed out) are removed when it ends.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
+import hashlib
+import os
 import re
+import stat
 import threading
 import urllib.parse
 import uuid
 from pathlib import Path
 
 from langchain_hugginggpt.agent.downloads import DownloadRefused, UrlPolicy, download
-from langchain_hugginggpt.agent.media import MEDIA_SUFFIXES, looks_like_file, media_type  # noqa: F401 (re-exported)
+from langchain_hugginggpt.agent.media import (  # noqa: F401 (MEDIA_SUFFIXES, looks_like_file: re-exported)
+    ALLOWED, MEDIA_SUFFIXES, SNIFF_BYTES, allowed_formats, looks_like_file, media_problem, media_type, sniff)
 
 URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 # A text argument that is only the name of a text file ("notes.txt", "docs/minutes.md"): the step reads the file.
 TEXT_FILE = re.compile(r"^[^\s'\"<>|]+\.(?:txt|md)$", re.IGNORECASE)
 MAX_TEXT_FILE_BYTES = 2 * 2**20  # far past what a text model reads at once, short of filling memory
+
+
+# Where files a user sends are kept (the server's POST /files, files sent inline in a chat message).
+UPLOADS = "uploads"
+# Files sent inline (base64 data: URLs in a message's content blocks): the most one may hold, and the most the
+# uploads folder may hold before no more are kept (the server's own default quota).
+MAX_INLINE_BYTES = 20 * 2**20
+MAX_INLINE_STORAGE = 2 * 2**30
+_DATA_URL = re.compile(r"data:[\w.+-]*/?[\w.+-]*(?:;[\w.+-]+=[^;,]*)*;base64,", re.I)
+
+
+def folder_size(folder: Path) -> int:
+    """Bytes of the regular files under `folder`, links not followed (what a link points to takes no room
+    there); 0 for a folder that does not exist yet."""
+    total = 0
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            try:
+                info = os.lstat(os.path.join(root, name))
+            except OSError:  # removed while we walk
+                continue
+            if stat.S_ISREG(info.st_mode):
+                total += info.st_size
+    return total
 
 
 class WorkspaceError(ValueError):
@@ -151,6 +181,47 @@ class Workspace:
             raise WorkspaceError(str(exc)) from None
         except OSError as exc:
             raise WorkspaceError(f"could not store the download of {url}: {exc.strerror or type(exc).__name__}") from None
+
+    def save_inline(self, url: str) -> str:
+        """A file sent inline (a base64 `data:` URL, as chat UIs send a picture) kept under uploads/, named by
+        its content so that the same file sent again, or read again from an earlier turn, is one file; its
+        workspace-relative path. Only an allowed image, audio or video format is kept (the bytes decide, not
+        the declared type), at most MAX_INLINE_BYTES, while uploads/ holds under MAX_INLINE_STORAGE."""
+        match = _DATA_URL.match(url)
+        if not match:
+            raise WorkspaceError("a file sent inline must be a base64 data: URL (data:<type>;base64,...)")
+        payload = url[match.end():].strip()
+        if len(payload) * 3 // 4 > MAX_INLINE_BYTES:
+            raise WorkspaceError(f"a file sent inline is larger than {MAX_INLINE_BYTES // 2**20} MB; "
+                                 "put it in the workspace and name it instead")
+        try:  # enough of it to know the format, before any of it is kept
+            media = sniff(base64.b64decode(payload[:4 * ((SNIFF_BYTES + 2) // 3)]))
+        except (binascii.Error, ValueError):
+            media = None
+        if media is None:
+            raise WorkspaceError(f"a file sent inline is not an image, audio or video file in an allowed format "
+                                 f"({allowed_formats()})")
+        kind, extension = ALLOWED[media]
+        folder = self.root / UPLOADS
+        # named by a hash of the text as sent: an earlier turn's picture is found again without decoding it
+        path = folder / f"inline-{hashlib.sha256(payload.encode()).hexdigest()[:24]}{extension}"
+        if path.is_file():
+            return f"{UPLOADS}/{path.name}"
+        try:
+            data = base64.b64decode(payload, validate=True)
+        except (binascii.Error, ValueError):
+            raise WorkspaceError("a file sent inline has corrupt base64 (not a file)") from None
+        if folder_size(folder) + len(data) > MAX_INLINE_STORAGE:
+            raise WorkspaceError(f"the workspace's uploads folder holds over {MAX_INLINE_STORAGE // 2**30} GB: no "
+                                 "more files sent inline are kept until some are removed")
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{path.name}.{uuid.uuid4().hex[:8]}"  # hidden until whole: no step reads it half-written
+        partial.write_bytes(data)
+        if problem := media_problem(partial, kind):  # a small file that decodes to gigabytes of pixels
+            partial.unlink(missing_ok=True)
+            raise WorkspaceError(problem.replace(partial.name, "a file sent inline"))
+        os.replace(partial, path)
+        return f"{UPLOADS}/{path.name}"
 
     def _still_wanted(self) -> None:
         if self.task_files is not None and self.task_files.abandoned:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import mimetypes
-import os
 import re
 import stat
 import unicodedata
@@ -33,11 +32,10 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel
 
 from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, allowed_formats, media_problem, sniff
-from langchain_hugginggpt.agent.workspace import MAX_TEXT_FILE_BYTES, Workspace, media_type
+from langchain_hugginggpt.agent.workspace import MAX_TEXT_FILE_BYTES, UPLOADS, Workspace, folder_size, media_type
 
 logger = logging.getLogger(__name__)
 
-UPLOADS = "uploads"
 CHUNK = 1 << 20
 
 _GENERIC_TYPES = {"", "application/octet-stream"}
@@ -102,21 +100,6 @@ def served_file(workspace: Workspace, rel: str) -> Path:
         except OSError:  # a name too long for the file system, a loop of links: no such file
             continue
     raise FileNotFoundError(rel)
-
-
-def folder_size(folder: Path) -> int:
-    """Bytes of the regular files under `folder`, links not followed (what a link points to takes no room
-    there); 0 for a folder that does not exist yet."""
-    total = 0
-    for root, _dirs, names in os.walk(folder):
-        for name in names:
-            try:
-                info = os.lstat(os.path.join(root, name))
-            except OSError:  # removed while we walk
-                continue
-            if stat.S_ISREG(info.st_mode):
-                total += info.st_size
-    return total
 
 
 class UploadQuota:

@@ -30,3 +30,32 @@ def test_a_request_at_the_limit_is_planned():
     request_ = "Read this aloud: '" + "good " * (MAX_REQUEST_CHARS // 5 - 10) + "'"
     plan = default_planner("retrieval").plan(request_).plan
     assert [t.task for t in plan.tasks] == ["text-to-speech"]
+
+
+def test_files_sent_inline_are_bounded_in_size_and_in_total(tmp_path, monkeypatch):
+    """A file sent inline is written to disk: one is at most MAX_INLINE_BYTES, and none is kept once uploads/
+    holds MAX_INLINE_STORAGE, each refused by name before anything is written."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    from langchain_hugginggpt.agent import workspace as ws
+
+    def png(colour: str) -> str:
+        buffer = io.BytesIO()
+        Image.new("RGB", (64, 64), colour).save(buffer, "PNG")
+        return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+    space = ws.Workspace(tmp_path)
+    first = space.save_inline(png("red"))
+    assert first.startswith("uploads/inline-") and (tmp_path / first).is_file()
+    assert space.save_inline(png("red")) == first  # the same file sent again
+    monkeypatch.setattr(ws, "MAX_INLINE_BYTES", 100)
+    with pytest.raises(ws.WorkspaceError, match="larger than"):
+        space.save_inline(png("blue"))
+    monkeypatch.setattr(ws, "MAX_INLINE_BYTES", 20 * 2**20)
+    monkeypatch.setattr(ws, "MAX_INLINE_STORAGE", (tmp_path / first).stat().st_size + 10)
+    with pytest.raises(ws.WorkspaceError, match="holds over"):
+        space.save_inline(png("blue"))
+    assert [p.name for p in (tmp_path / "uploads").iterdir()] == [first.split("/")[1]]

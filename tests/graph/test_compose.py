@@ -6,6 +6,7 @@ import json
 import shutil
 
 import numpy as np
+import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -107,3 +108,47 @@ def test_a_photo_sent_as_a_content_block_is_planned_on(agent, saver, workspace):
     state = app.invoke({"messages": [message]}, thread("blocks"))
     [edges] = state["messages"][-1].response_metadata["files"]
     assert np.array_equal(pixels(edges), canny(workspace.root / "square.png"))
+
+
+def _data_url(path, media="image/png") -> str:
+    import base64
+
+    return f"data:{media};base64," + base64.b64encode(path.read_bytes()).decode()
+
+
+def test_a_photo_sent_inline_is_kept_in_the_workspace_and_planned_on(agent, saver, workspace):
+    """Chat UIs send a picture inline, as a base64 data: URL (OpenAI's image_url block, LangChain's image block).
+    It was left out, so "the edge map of this" had nothing to read. It is kept under uploads/, named by its
+    content: the next turn's "it", and the same picture sent again, are the same file."""
+    from langchain_core.messages import HumanMessage
+
+    app = build_graph(agent, checkpointer=saver)
+    square = workspace.root / "square.png"
+    for n, block in enumerate(({"type": "image_url", "image_url": {"url": _data_url(square)}},
+                               {"type": "image", "base64": _data_url(square).split(",", 1)[1], "mime_type": "image/png"})):
+        message = HumanMessage(content=[{"type": "text", "text": "Give me the canny edge map of this photo:"}, block])
+        state = app.invoke({"messages": [message]}, thread(f"inline-{n}"))
+        [edges] = state["messages"][-1].response_metadata["files"]
+        assert np.array_equal(pixels(edges), canny(square))
+    kept = sorted((workspace.root / "uploads").iterdir())
+    assert len(kept) == 1 and kept[0].name.startswith("inline-") and kept[0].read_bytes() == square.read_bytes()
+
+    state = app.invoke({"messages": [("user", "Now give me the canny edge map of it")]}, thread("inline-0"))
+    [again] = state["messages"][-1].response_metadata["files"]
+    assert np.array_equal(pixels(again), canny(edges))
+
+
+def test_a_file_sent_inline_that_is_not_media_is_refused_by_name(agent, saver, workspace, tmp_path):
+    from langchain_core.messages import HumanMessage
+
+    app = build_graph(agent, checkpointer=saver)
+    page = tmp_path / "page.html"
+    page.write_text("<script>alert(1)</script>")
+    for url, problem in ((_data_url(page, "image/png"), "not an image, audio or video file"),
+                         ("data:image/png;base64,iVBORw0KGgo%%%%", "not an image, audio or video file|corrupt base64"),
+                         ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB!!!!", "corrupt base64")):
+        message = HumanMessage(content=[{"type": "text", "text": "Caption this:"},
+                                        {"type": "image_url", "image_url": {"url": url}}])
+        with pytest.raises(ValueError, match=problem):
+            app.invoke({"messages": [message]}, thread("bad-inline"))
+    assert not (workspace.root / "uploads").exists() or not list((workspace.root / "uploads").iterdir())
