@@ -39,12 +39,15 @@ MAX_INLINE_STORAGE = 2 * 2**30
 _DATA_URL = re.compile(r"data:[\w.+-]*/?[\w.+-]*(?:;[\w.+-]+=[^;,]*)*;base64,", re.I)
 
 
-def folder_size(folder: Path) -> int:
+def folder_size(folder: Path, hidden: bool = True) -> int:
     """Bytes of the regular files under `folder`, links not followed (what a link points to takes no room
-    there); 0 for a folder that does not exist yet."""
+    there); 0 for a folder that does not exist yet. `hidden=False`: files whose names start with '.' (those
+    still being written) left out."""
     total = 0
     for root, _dirs, names in os.walk(folder):
         for name in names:
+            if not hidden and name.startswith("."):
+                continue
             try:
                 info = os.lstat(os.path.join(root, name))
             except OSError:  # removed while we walk

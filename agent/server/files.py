@@ -8,8 +8,9 @@ format, and the reply gives the workspace-relative path to use in a request.
 Serving resolves a path inside the workspace and answers 404 for anything else,
 so no route reads outside it.
 
-Uploads are bounded in all, not only one by one: `UploadQuota` keeps the bytes `uploads/` holds
-against `max_upload_storage`, and an upload that would go over it is refused (507) and not kept.
+Uploads are bounded in all, not only one by one: `UploadQuota` counts the bytes `uploads/` holds
+against `max_upload_storage`, for every process serving the workspace, and an upload that would go over
+it is refused (507) and not kept.
 DELETE /files/uploads/{name} removes one upload and frees its room; it removes nothing else (404 for
 any other path, so it tells nothing of what exists outside `uploads/`).
 """
@@ -17,14 +18,18 @@ any other path, so it tells nothing of what exists outside `uploads/`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import json
 import logging
+import os
 import mimetypes
 import re
 import stat
 import unicodedata
 import uuid
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request, UploadFile
@@ -103,44 +108,88 @@ def served_file(workspace: Workspace, rel: str) -> Path:
 
 
 class UploadQuota:
-    """The bytes `uploads/` holds, against the most it may hold (`max_upload_storage`).
+    """The bytes `uploads/` holds, against the most it may hold (`max_upload_storage`), shared by every
+    process that serves the workspace (Ray Serve replicas, several servers on one folder).
 
-    A running total, read from the folder once when the app is built and moved by every upload and
-    DELETE, so a check costs the same however many files the folder holds. An upload reserves its bytes
-    before it writes them; the check and the count are one step under an asyncio lock, so two uploads at
-    once cannot both pass a check that only one fits. The total is this process's: files put in the
-    folder by anything else are counted at the next start, and several processes serving one workspace
-    (Ray Serve replicas) each keep their own total."""
+    What counts: the files in the folder, and the bytes each upload still arriving has reserved. An upload is
+    written under a hidden name and renamed when whole, so its bytes count once: as a reservation, then as a
+    file. The reservations live in a small ledger beside the folder (`.uploads-quota.json`), read and changed
+    under an exclusive file lock, so that of two uploads at once, in one process or two, only one can pass a
+    check that only one fits. A reservation of a process that has died is dropped at the next count."""
 
     def __init__(self, folder: Path, limit: int) -> None:
         self.folder, self.limit = folder, limit
-        self.used = folder_size(folder)
-        self._lock = asyncio.Lock()
+        self._ledger_path = folder.parent / f".{folder.name}-quota.json"
+        self._lock_path = folder.parent / f".{folder.name}-quota.lock"
         if self.used > limit:
             logger.warning("uploads hold %d bytes, over the upload storage quota of %d: every upload is refused "
                            "until some are deleted (DELETE /files/uploads/NAME)", self.used, limit)
+
+    @contextlib.contextmanager
+    def _ledger(self) -> Iterator[dict[str, list[int]]]:
+        """The live reservations ({token: [pid, bytes]}), under the lock; changes are written back."""
+        self.folder.parent.mkdir(parents=True, exist_ok=True)
+        with open(self._lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                try:
+                    held = json.loads(self._ledger_path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):  # none yet, or cut short by a killed process: no reservations
+                    held = {}
+                live = {token: entry for token, entry in (held.items() if isinstance(held, dict) else ())
+                        if isinstance(entry, list) and len(entry) == 2 and all(type(n) is int for n in entry)
+                        and _alive(entry[0])}
+                yield live
+                partial = self._ledger_path.with_name(self._ledger_path.name + f".{os.getpid()}")
+                partial.write_text(json.dumps(live), encoding="utf-8")
+                os.replace(partial, self._ledger_path)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _used(self, ledger: dict[str, list[int]]) -> int:
+        return folder_size(self.folder, hidden=False) + sum(entry[1] for entry in ledger.values())
+
+    @property
+    def used(self) -> int:
+        with self._ledger() as ledger:
+            return self._used(ledger)
 
     @property
     def free(self) -> int:
         return max(0, self.limit - self.used)
 
-    async def reserve(self, size: int) -> bool:
-        """Count `size` more bytes if they fit under the quota; False (nothing counted) if not."""
-        async with self._lock:
-            if self.used + size > self.limit:
+    async def reserve(self, token: str, size: int) -> bool:
+        """Hold `size` bytes in all for the upload `token` if they fit under the quota; False (its reservation
+        as it was) if not. In a thread: another process may hold the lock a moment."""
+        return await asyncio.to_thread(self._reserve, token, size)
+
+    def _reserve(self, token: str, size: int) -> bool:
+        with self._ledger() as ledger:
+            held = ledger.get(token, [0, 0])[1]
+            if self._used(ledger) - held + size > self.limit:
                 return False
-            self.used += size
+            ledger[token] = [os.getpid(), size]
             return True
 
-    def release(self, size: int) -> None:
-        """Give back bytes reserved and not kept. No await: it runs whole even while the request is
-        being cancelled, and cannot fall between another upload's check and its count."""
-        self.used = max(0, self.used - size)
+    def keep(self, token: str, partial: Path, target: Path) -> None:
+        """The upload is whole: its file takes its name, and its reservation ends, in one step."""
+        with self._ledger() as ledger:
+            os.replace(partial, target)
+            ledger.pop(token, None)
+
+    def release(self, token: str) -> None:
+        """End a reservation whose upload was not kept. No await: it runs whole even while the request is
+        being cancelled."""
+        with self._ledger() as ledger:
+            ledger.pop(token, None)
 
     async def remove(self, path: Path) -> None:
-        """Delete one upload and free its bytes; FileNotFoundError unless `path` is a regular file (a
-        symbolic link is refused: the file it names is not an upload, and may be outside the folder)."""
-        async with self._lock:  # a DELETE racing another one for the same file frees its bytes once
+        """Delete one upload; FileNotFoundError unless `path` is a regular file (a symbolic link is refused:
+        the file it names is not an upload, and may be outside the folder)."""
+        await asyncio.to_thread(self._remove, path)
+
+    def _remove(self, path: Path) -> None:
+        with self._ledger():  # a DELETE racing a check sees the file or not, never half
             try:
                 info = path.lstat()
             except OSError:  # no such file, or a name the file system cannot hold
@@ -148,7 +197,18 @@ class UploadQuota:
             if not stat.S_ISREG(info.st_mode):
                 raise FileNotFoundError(path.name)
             path.unlink()
-            self.release(info.st_size)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
 
 
 def upload_path(workspace: Workspace, rel: str) -> Path:
@@ -203,31 +263,31 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int, q
     # The whole size is known (the form is parsed): reserve it at once, so that of uploads sent together
     # the first ones fit whole rather than each holding a part. Bytes past it are reserved as they come.
     reserved = file.size if file.size is not None and file.size <= max_bytes else 0
-    if not await quota.reserve(reserved):
+    token = target.name
+    if not await quota.reserve(token, reserved):
         raise _over_quota(file.filename, quota)
+    partial = folder / f".{target.name}.part"  # hidden (never served, never an input) until whole
     size = 0
     try:
-        with target.open("xb") as out:
+        with partial.open("xb") as out:
             chunk = head
             while chunk:
                 size += len(chunk)
                 if size > max_bytes:
                     raise HTTPException(413, f"{file.filename!r} is larger than the upload limit of {max_bytes} bytes")
                 if size > reserved:
-                    if not await quota.reserve(size - reserved):
+                    if not await quota.reserve(token, size):
                         raise _over_quota(file.filename, quota)
                     reserved = size
                 out.write(chunk)
                 chunk = await file.read(CHUNK)
+        if problem := media_problem(partial, kind):  # a small file that decodes to gigabytes
+            raise HTTPException(413, problem.replace(partial.name, repr(file.filename), 1))
+        quota.keep(token, partial, target)
     except BaseException:
-        target.unlink(missing_ok=True)
-        quota.release(reserved)
+        partial.unlink(missing_ok=True)
+        quota.release(token)
         raise
-    quota.release(reserved - size)
-    if problem := media_problem(target, kind):  # a small file that decodes to gigabytes
-        target.unlink(missing_ok=True)
-        quota.release(size)
-        raise HTTPException(413, problem.replace(target.name, repr(file.filename), 1))
     rel = f"{UPLOADS}/{target.name}"
     return Upload(path=rel, url="/files/" + quote(rel), kind=kind, media_type=detected, size=size,
                   filename=file.filename or "")

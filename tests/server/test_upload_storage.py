@@ -194,3 +194,47 @@ def test_an_app_mounted_under_a_prefix_takes_uploads_and_guards_them(tmp_path):
     assert too_big.status_code == 413, too_big.text  # the upload limit applies under the prefix too
     assert served.status_code == 200 and served.content == b"a short note"
     app.state.hugginggpt.store.close()
+
+
+def test_two_servers_on_one_workspace_share_one_quota(start_server, tmp_path):
+    """Ray Serve replicas, or two servers on one folder, each kept their own total: together they held up to
+    twice the quota. The count is now the folder's, with reservations in a ledger beside it."""
+    workspace = tmp_path / "shared"
+    one = start_server(workspace=workspace, max_upload_bytes=200_000, max_upload_storage=100_000)
+    two = start_server(workspace=workspace, max_upload_bytes=200_000, max_upload_storage=100_000)
+    with one.client() as first, two.client() as second:
+        kept = send_text(first, "first.txt", 60_000)
+        assert kept.status_code == 201
+        assert send_text(second, "second.txt", 50_000).status_code == 507
+        assert two.state.uploads.used == one.state.uploads.used == 60_000
+        assert second.delete(kept.json()["url"]).status_code == 204
+        assert send_text(second, "second.txt", 50_000).status_code == 201
+    assert sum(uploads_of(one).values()) == 50_000
+
+
+def _reserve_in_a_process(folder, limit, size, token, barrier, results):
+    from langchain_hugginggpt.agent.server.files import UploadQuota
+
+    quota = UploadQuota(folder, limit)
+    barrier.wait()
+    results.put(quota._reserve(token, size))
+
+
+def test_processes_reserving_at_once_never_pass_the_quota_and_a_dead_one_frees_its_bytes(tmp_path):
+    import multiprocessing
+
+    from langchain_hugginggpt.agent.server.files import UploadQuota
+
+    folder, size = tmp_path / "uploads", 1000
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(6), context.Queue()
+    workers = [context.Process(target=_reserve_in_a_process, args=(folder, 4 * size, size, f"t{i}", barrier, results))
+               for i in range(6)]
+    for worker in workers:
+        worker.start()
+    outcomes = sorted(results.get(timeout=60) for _ in workers)
+    for worker in workers:
+        worker.join(60)
+    assert outcomes == [False, False, True, True, True, True]
+    # their uploads never arrived and the processes are gone: nothing is held
+    assert UploadQuota(folder, 4 * size).used == 0
