@@ -97,7 +97,7 @@ def section(results: dict[str, dict[str, list[float]]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return print_or_write(__doc__.splitlines()[0], "## Chat replies beside expert work",
+    return print_or_write(__doc__.split("\n\n")[0], "## Chat replies beside expert work",
                           lambda: section({"free": measure(busy=False), "busy": measure(busy=True)}), argv)
 
 

@@ -193,7 +193,7 @@ pages stay in the file, free for later checkpoints but never given back.
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--every", type=int, default=50, help="print the file's size every N turns")
     parser.add_argument("--pruning", choices=["both", "on", "off"], default="both",

@@ -136,7 +136,7 @@ every step and a turn costs more as the conversation grows.
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--write", type=Path, help="replace the LangGraph section of this markdown file")

@@ -92,4 +92,4 @@ def measure() -> str:
 
 
 if __name__ == "__main__":
-    raise SystemExit(print_or_write(__doc__.splitlines()[0], SECTION, measure))
+    raise SystemExit(print_or_write(__doc__.split("\n\n")[0], SECTION, measure))

@@ -71,7 +71,7 @@ def section(results: dict[str, dict[tuple[str, int], float]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return print_or_write(__doc__.splitlines()[0], "## Long requests",
+    return print_or_write(__doc__.split("\n\n")[0], "## Long requests",
                           lambda: section({name: measure(name) for name in ("retrieval", "learned")}), argv)
 
 

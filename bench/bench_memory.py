@@ -125,7 +125,7 @@ def prefix_reuse() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warmup", type=int, default=100, help="requests before the first measured RSS")
     parser.add_argument("--requests", type=int, default=600, help="measured requests after the warm-up")
     parser.add_argument("--every", type=int, default=50, help="print RSS every this many requests")

@@ -693,7 +693,7 @@ def _cores() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--llm", help="also run the LLM chain with this preset (e.g. local)")
     parser.add_argument("--no-write", action="store_true")

@@ -207,7 +207,7 @@ machines are shared by several people: timings move with the load; rerun the com
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--write", type=Path, help="replace the Retrieval section of this markdown file")

@@ -217,7 +217,7 @@ def example_bank_check(log=print) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", choices=("round", "writer"), default="round",
                         help="hold out one writing round (default) or one writer at a time")
     parser.add_argument("--ablate", action="store_true",

@@ -170,14 +170,24 @@ def one_based_refs_fixed(nodes: list[Node]) -> list[Node]:
     return [Node(task=n.task, arguments=[NODE_REF_RE.sub(shift, a) for a in n.arguments]) for n in nodes]
 
 
+MAX_SKIPS_SHOWN = 5
+
+
 def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
     """TaskBench JSONL: the request in `instruction` or `user_request`, gold in `task_nodes`
     (or the upstream `tool_nodes`, possibly JSON-encoded). Unreadable lines are skipped and logged."""
-    samples = []
+    samples, skipped = [], 0
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read TaskBench data {path}: {exc}") from exc
+
+    def skip(number: int, why: Any) -> None:
+        nonlocal skipped
+        skipped += 1
+        if skipped <= MAX_SKIPS_SHOWN:  # a file that is no TaskBench data at all would print a line per line
+            log.warning("%s:%d skipped: %s", path, number, why)
+
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -186,15 +196,17 @@ def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
             request = row.get("instruction") or row.get("user_request")
             nodes = normalize_nodes(row.get("task_nodes", row.get("tool_nodes", [])))
         except (json.JSONDecodeError, AttributeError) as exc:
-            log.warning("%s:%d skipped: %s", path, number, exc)
+            skip(number, exc)
             continue
         if not request:
-            log.warning("%s:%d skipped: no instruction/user_request", path, number)
+            skip(number, "no instruction/user_request")
             continue
         samples.append(Sample(id=str(row.get("id", number)), type=str(row.get("type", "unknown")),
                               request=request, nodes=one_based_refs_fixed(nodes)))
         if limit and len(samples) >= limit:
             break
+    if skipped > MAX_SKIPS_SHOWN:
+        log.warning("%s: %d more lines skipped (%d in all)", path, skipped - MAX_SKIPS_SHOWN, skipped)
     if not samples:  # a report over nothing would read as a result
         raise ValueError(f"no TaskBench records in {path} (JSON lines with an instruction and task_nodes)")
     return samples

@@ -274,7 +274,8 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int, q
             while chunk:
                 size += len(chunk)
                 if size > max_bytes:
-                    raise HTTPException(413, f"{file.filename!r} is larger than the upload limit of {max_bytes} bytes")
+                    raise HTTPException(413, f"{file.filename!r} is larger than the upload limit of {max_bytes} bytes"
+                                             + ("" if kind == "text" else " (the server's --max-upload-mb)"))
                 if size > reserved:
                     if not await quota.reserve(token, size):
                         raise _over_quota(file.filename, quota)

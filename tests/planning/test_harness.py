@@ -117,3 +117,17 @@ def test_a_predictions_file_is_scored_as_it_is(tmp_path, capsys):
     assert "broken.jsonl, line 2: not JSON" in " ".join(capsys.readouterr().err.split())
     assert cli.main(["eval", "taskbench", str(data), "--score", str(tmp_path / "none.jsonl")]) == 2
     assert "none.jsonl not found" in " ".join(capsys.readouterr().err.split())
+
+
+def test_a_file_that_is_no_taskbench_data_is_named_in_a_few_lines_not_one_per_line(tmp_path, caplog):
+    """`eval taskbench README.md` printed a 'skipped' line for each of its 400 lines before the error."""
+    import logging
+
+    from langchain_hugginggpt.agent.eval.taskbench import MAX_SKIPS_SHOWN, load_samples
+
+    text = tmp_path / "notes.md"
+    text.write_text("\n".join(f"line {n} of prose" for n in range(40)))
+    with caplog.at_level(logging.WARNING), pytest.raises(ValueError, match="no TaskBench records in"):
+        load_samples(text)
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == MAX_SKIPS_SHOWN + 1 and lines[-1].endswith("35 more lines skipped (40 in all)")
