@@ -148,7 +148,9 @@ def format_table(result: dict[str, Any], title: str = "") -> str:
     lines = [f"{title}".strip(), "",
              "| split | n | node F1 | edge F1 | arg-name F1 | arg-value F1 | NED |", "|---|---|---|---|---|---|---|"]
     lines += [f"| {name} | {r['n']} | " + " | ".join(cell(r[m]) for m in METRICS) + " |" for name, r in rows]
-    lines += ["", f"median planning time: {cell(result['latency_ms_median'])} ms; invalid plans: {result['invalid_plans']}"]
+    timing = (f"median planning time: {cell(result['latency_ms_median'])} ms" if result["latency_ms_median"] is not None
+              else "planning not timed (plans read from a file)")
+    lines += ["", f"{timing}; invalid plans: {result['invalid_plans']}"]
     return "\n".join(lines).strip()
 
 
