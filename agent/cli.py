@@ -11,6 +11,7 @@ Other packages add their own groups (`models`, `eval`, `serve`) through an
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import os
@@ -289,7 +290,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     # The CLI shows its own progress; model loaders' bars would only interleave with it.
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _refuse_unknown(parser, sys.argv[1:] if argv is None else argv, unknown)
     try:
         return args.func(args) or 0
     except KeyboardInterrupt:
@@ -299,6 +303,20 @@ def main(argv: list[str] | None = None) -> int:
             raise
         err.print(f"[red]error:[/] {_error_text(exc)}")
         return 2
+
+
+def _refuse_unknown(parser: argparse.ArgumentParser, argv: list[str], unknown: list[str]) -> None:
+    """Exit with the usage of the (sub)command the words name, not the top-level one, and a likely spelling for a
+    misspelt option ("--planer": did you mean --planner?)."""
+    command = parser
+    for word in argv:  # the deepest subcommand named ("eval taskbench", "models import")
+        subcommands = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        if subcommands and word in subcommands[0].choices:
+            command = subcommands[0].choices[word]
+    options = [o for a in command._actions for o in a.option_strings]
+    hints = [f"{word}: did you mean {close[0]}?" for word in unknown if word.startswith("-")
+             for close in [difflib.get_close_matches(word.split("=")[0], options, n=1)] if close]
+    command.error(f"unrecognized arguments: {' '.join(unknown)}" + ("; " + "; ".join(hints) if hints else ""))
 
 
 def _error_text(exc: Exception) -> str:

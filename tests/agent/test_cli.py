@@ -201,3 +201,19 @@ def test_a_run_logs_the_turns_just_before_not_the_whole_conversation(tmp_path):
     [record] = list(read_runs(log))
     assert record["chat_history"] == history[-LOGGED_TURNS:] and record["chat_history_length"] == 120
     assert log.stat().st_size < 20_000
+
+
+def test_a_misspelt_option_is_named_with_its_command_s_usage_and_a_likely_spelling(capsys):
+    """'run --planer learned hi' printed the top-level usage and took 'learned' as the request."""
+    import pytest
+
+    from langchain_hugginggpt.agent.cli import main
+
+    for argv, command, hint in ((["run", "--planer", "learned", "hi"], "hugginggpt run", "--planner"),
+                                (["eval", "taskbench", "--predicitons", "x.jsonl"], "hugginggpt eval taskbench",
+                                 "--predictions")):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exited.value.code == 2 and f"usage: {command}" in err
+        assert f"did you mean {hint}?" in err
