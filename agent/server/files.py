@@ -22,8 +22,8 @@ import contextlib
 import fcntl
 import json
 import logging
-import os
 import mimetypes
+import os
 import re
 import stat
 import unicodedata
