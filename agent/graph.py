@@ -107,12 +107,13 @@ def answer_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
     return None
 
 
-def result_from_state(state: dict[str, Any], workspace: Workspace | None = None) -> HuggingGPTResult:
-    """The latest request's outcome as the Runnable returns it (answer empty while unanswered)."""
+def result_from_state(state: dict[str, Any], request: str | None = None) -> HuggingGPTResult:
+    """The latest request's outcome as the Runnable returns it (answer empty while unanswered); `request`: the
+    latest request's text where the caller has read it already."""
     messages = state.get("messages") or []
     answer = answer_message(messages)
     return HuggingGPTResult(
-        request=turn_input(messages, workspace).request, planner=state.get("planner") or "", plan=state.get("plan") or [],
+        request=turn_input(messages).request if request is None else request, planner=state.get("planner") or "", plan=state.get("plan") or [],
         selections=state.get("selections") or {}, results=state.get("results") or {},
         answer=answer.text if answer else "", timings=dict(state.get("timings") or {}), error=state.get("error"))
 
@@ -207,7 +208,8 @@ class _Stages:
         return await self._finish(turn, result, emit, {})
 
     def _turn(self, state: dict[str, Any]) -> tuple[HuggingGPTInput, HuggingGPTResult]:
-        return turn_input(state["messages"], self.agent.workspace), result_from_state(state, self.agent.workspace)
+        turn = turn_input(state["messages"], self.agent.workspace)  # read once: it may name files sent inline
+        return turn, result_from_state(state, turn.request)
 
     async def _stage(self, stage: Awaitable[None], result: HuggingGPTResult, emit: Any) -> bool:
         try:

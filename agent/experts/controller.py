@@ -38,8 +38,7 @@ class ControllerConfig(DeploymentOptions):
     api_key: str | None = None
     max_upload_mb: float = Field(50.0, gt=0, description="The most one upload may hold, in MiB.")
     max_upload_storage: int = Field(2 * 2**30, ge=1, description=(
-        "The most uploads/ may hold, in bytes. Each replica counts the folder when it starts and its own uploads "
-        "after, so between restarts N replicas together may store up to N times this."))
+        "The most uploads/ may hold, in bytes, shared by the replicas that serve one workspace folder."))
 
 
 class ReplicaHeader:

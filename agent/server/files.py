@@ -227,9 +227,10 @@ def _shown(rel: str) -> str:
     return repr(rel if len(rel) <= 120 else rel[:100] + f"... ({len(rel)} characters)")
 
 
-def _over_quota(filename: str | None, quota: UploadQuota) -> HTTPException:
+async def _over_quota(filename: str | None, quota: UploadQuota) -> HTTPException:
+    free = await asyncio.to_thread(lambda: quota.free)  # a count walks the folder: off the event loop
     return HTTPException(507, f"{filename!r} does not fit in the upload storage quota of {quota.limit} bytes "
-                              f"({quota.free} bytes free): free space by deleting uploads no longer needed "
+                              f"({free} bytes free): free space by deleting uploads no longer needed "
                               "(DELETE /files/uploads/NAME), then send it again")
 
 
@@ -266,7 +267,7 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int, q
     reserved = file.size if file.size is not None and file.size <= max_bytes else 0
     token = target.name
     if not await quota.reserve(token, reserved):
-        raise _over_quota(file.filename, quota)
+        raise await _over_quota(file.filename, quota)
     partial = folder / f".{target.name}.part"  # hidden (never served, never an input) until whole
     size = 0
     try:
@@ -279,7 +280,7 @@ async def store_upload(file: UploadFile, workspace: Workspace, max_bytes: int, q
                                              + ("" if kind == "text" else " (the server's --max-upload-mb)"))
                 if size > reserved:
                     if not await quota.reserve(token, size):
-                        raise _over_quota(file.filename, quota)
+                        raise await _over_quota(file.filename, quota)
                     reserved = size
                 out.write(chunk)
                 chunk = await file.read(CHUNK)
