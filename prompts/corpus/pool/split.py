@@ -5,7 +5,8 @@
 
 requests.jsonl holds all 7,284 of TaskBench's Hugging Face requests in its own wording; the 146 of
 agent/eval/data/hf_dev.jsonl are left out (they are measured, in both wordings, never labelled here). The rest
-are shuffled with seed 33: shards 00-05 take 900 each, shards 06-07 split what is left. Reader k reads the first
+are shuffled with seed 33: shards 00-05 take 900 each, shards 06-07 split what is left
+(868 and 869: an id TaskBench's file holds twice is dealt once). Reader k reads the first
 40 of shard k+1 blind (00-05 in a ring; 06 and 07 read each other's). The same seed gives the same files.
 """
 
@@ -28,7 +29,14 @@ def shards() -> list[list[dict]]:
     out = [rest[i * FIRST_SIZE:(i + 1) * FIRST_SIZE] for i in range(FIRST_SHARDS)]
     left = rest[FIRST_SHARDS * FIRST_SIZE:]
     half = (len(left) + 1) // 2
-    return out + [left[:half], left[half:]]
+    out += [left[:half], left[half:]]
+    # TaskBench's file holds one id twice (32742251, the same request): it is dealt once, where it first comes
+    seen: set[str] = set()
+    deduped = []
+    for shard in out:
+        deduped.append([r for r in shard if r["id"] not in seen])
+        seen.update(r["id"] for r in shard)
+    return deduped
 
 
 def second_source(k: int) -> int:
