@@ -4,30 +4,16 @@ shards pass the checker, and the checker rejects rows that do not match their pl
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-CORPUS = Path(__file__).resolve().parent.parent / "prompts" / "corpus"
+from tests.corpus_scripts import CORPUS, load_script
 
-
-def _load(name: str):
-    sys.path.insert(0, str(CORPUS))
-    try:
-        spec = importlib.util.spec_from_file_location(f"backinstruct_{name}", CORPUS / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(CORPUS))
-
-
-sampler = _load("sample_graphs")
-check = _load("check")
+sampler = load_script(CORPUS / "sample_graphs.py", CORPUS)
+check = load_script(CORPUS / "check.py", CORPUS)
 
 
 def _rows(path: Path) -> list[dict]:
@@ -119,7 +105,7 @@ def test_checker_flags_a_copied_request_with_other_file_names(tmp_path, capsys):
     assert f"copies {row['id']}" in capsys.readouterr().out
 
 
-build = _load("build_shard")
+build = load_script(CORPUS / "build_shard.py", CORPUS)
 
 
 def _graph_with(role: str, voice: str) -> dict:

@@ -4,30 +4,17 @@ a row and refuses a draft that breaks the plan rules; the split that dealt the r
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-POOL = ROOT / "prompts" / "corpus" / "pool"
+from tests.corpus_scripts import CORPUS, load_script
 
-
-def _load(name: str):
-    sys.path.insert(0, str(POOL.parent))
-    try:
-        spec = importlib.util.spec_from_file_location(f"pool_{name}", POOL / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(POOL.parent))
-
-
-build = _load("build")
-split = _load("split")
+ROOT = CORPUS.parent.parent
+POOL = CORPUS / "pool"
+build = load_script(POOL / "build.py", CORPUS)
+split = load_script(POOL / "split.py", CORPUS)
 
 
 def _rows(path: Path) -> list[dict]:
