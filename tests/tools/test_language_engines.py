@@ -224,10 +224,12 @@ def test_smollm2_gguf_is_found_without_importing_the_package():
 
 @pytest.mark.slow
 def test_smollm2_generates_text_through_each_task(workspace, monkeypatch):
+    from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
     from langchain_hugginggpt.tools.engines import language
 
     monkeypatch.setattr(language._SmolLM2, "max_tokens", 32)  # enough to show it generates; keeps the test short
-    assert smollm.load_smollm2() is smollm.load_smollm2()  # loaded once per process
+    assert smollm.smollm2_server() is smollm.smollm2_server()  # loaded once per process
+    assert ChatLlamaCpp()._server() is smollm.smollm2_server()  # and shared with the controller LLM
     out = run("text-generation", workspace, text="Write one sentence about the sea.")
     assert out["model"] == "HuggingFaceTB/SmolLM2-135M-Instruct"
     assert out["result"][0]["generated_text"] == out["text"] and len(out["text"].split()) >= 3

