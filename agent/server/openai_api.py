@@ -32,6 +32,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
+from langchain_hugginggpt.agent.progress import progress_line
 from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent, content_text
 from langchain_hugginggpt.agent.server.files import media_entry
 from langchain_hugginggpt.agent.server.guard import app_path
@@ -138,22 +139,6 @@ def _files_markdown(request: Request, files: list[str]) -> str:
     return "\n\n" + "\n".join(lines) if lines else ""
 
 
-def _progress(event: StageEvent) -> str | None:
-    """One line of progress for a stage or task event; None for events that are not progress."""
-    data = event.data
-    if event.kind == "plan":
-        tasks = ", ".join(f"{t['id']}: {t['task']}" for t in data["plan"]) or "no task (chit-chat)"
-        return f"Plan ({data['planner']}): {tasks}\n"
-    if event.kind == "selection":
-        return "".join(f"Model for task {k}: {s['model_id'] or '-'} ({s['reason']})\n" for k, s in data.items())
-    if event.kind == "task":
-        detail = data.get("error") or ((data.get("output") or {}).get("text") or "")[:200]
-        return f"Task {data['task_id']} {data['task']}: {data['status']}{': ' + detail if detail else ''}\n"
-    if event.kind == "error":
-        return f"Error: {data['error']}\n"
-    return None
-
-
 async def _chunks(events: AsyncIterator[StageEvent], request: Request, completion_id: str,
                   created: int) -> AsyncIterator[dict[str, str]]:
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, str]:
@@ -165,7 +150,7 @@ async def _chunks(events: AsyncIterator[StageEvent], request: Request, completio
     answered = False
     try:
         async for event in events:
-            if (line := _progress(event)) is not None:
+            if (line := progress_line(event)) is not None:
                 yield chunk({"reasoning_content": line})
             elif event.kind == "answer_chunk" and event.data["text"]:
                 answered = True
