@@ -153,3 +153,13 @@ def test_the_same_api_key_as_every_route(start_server):
     with pytest.raises(openai.AuthenticationError):
         sdk(locked, "wrong").chat.completions.create(model="hugginggpt", messages=[{"role": "user", "content": "hi"}])
     assert [m.id for m in sdk(locked, API_KEY).models.list()] == ["hugginggpt"]
+
+
+def test_an_http_picture_part_is_fetched_under_the_url_rules(offline):
+    """An image_url part with an http(s) URL is the task's input, downloaded under the workspace's URL rules:
+    an address of the server's own network is refused before anything is sent, and the answer says why."""
+    reply = sdk(offline).chat.completions.create(model="hugginggpt", messages=[{"role": "user", "content": [
+        {"type": "text", "text": "Detect the objects in this picture"},
+        {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/street.jpg"}}]}])
+    content = reply.choices[0].message.content
+    assert "object-detection" in content and "loopback" in content and not LINK.findall(content)
