@@ -77,9 +77,9 @@ class McpConnections:
         session = await self._session(server)
         try:
             return await session.call_tool(tool, arguments, read_timeout_seconds=timedelta(seconds=timeout_s))
-        except Exception:
+        except Exception as exc:
             self._drop(server)  # the session may be broken: the next call opens a new one
-            raise
+            raise _leaf(exc) from None
 
     async def _session(self, server: ServerSpec) -> ClientSession:
         held = self._held.get(server)
@@ -96,7 +96,8 @@ class McpConnections:
                 await held.close.wait()
         except BaseException as exc:  # could not connect, or the server went away
             if not held.ready.done():
-                held.ready.set_exception(exc if isinstance(exc, Exception) else ConnectionError(str(exc)))
+                cause = _leaf(exc)
+                held.ready.set_exception(cause if isinstance(cause, Exception) else ConnectionError(str(cause)))
             if self._held.get(server) is held:
                 del self._held[server]
             if not isinstance(exc, Exception):
@@ -111,6 +112,14 @@ class McpConnections:
         for server in list(self._held):
             self._drop(server)
         await asyncio.sleep(0)
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The error inside the task groups' exception groups (an HTTP 401, a process that exited), which says what
+    went wrong where the group says only that a task failed."""
+    while isinstance(getattr(exc, "exceptions", None), tuple) and exc.exceptions:  # an (anyio) exception group
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _transport(server: ServerSpec) -> Any:

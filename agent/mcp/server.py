@@ -6,7 +6,8 @@
 Tools:
   - one per task that a model (or a labelled stand-in) runs here, named by the task with `_` for `-`
     (`object_detection`, `text_to_speech`): its arguments are the task's input slots (a file slot takes a
-    workspace path, a `hugginggpt://files/...` URI or an http(s) URL, fetched under the workspace's URL rules)
+    workspace path, a `hugginggpt://files/...` URI, an http(s) URL, fetched under the workspace's URL rules, or a
+    base64 data: URL, kept as files sent inline are)
     and an optional `model`; it runs through the executor of the pipeline's stage 3 (timeouts, remote experts);
   - `hugginggpt`: the whole pipeline on one request, with a progress notification per stage and task.
 A result is the text plus every produced file as content of its kind (content.py). Every failure (a missing
@@ -39,6 +40,7 @@ from langchain_hugginggpt.agent.executor import TaskExecutor, text_of
 from langchain_hugginggpt.agent.mcp.content import MAX_RESOURCE_BYTES, RESOURCE_ROOT, WorkspaceFiles, mime_type
 from langchain_hugginggpt.agent.progress import progress_line
 from langchain_hugginggpt.agent.schema import HuggingGPTResult, Plan, Selection, Task, TaskResult, request_problem
+from langchain_hugginggpt.agent.workspace import WorkspaceError
 from langchain_hugginggpt.tools import TASKS, task_status
 from langchain_hugginggpt.tools.tasks import TaskSpec
 
@@ -62,8 +64,8 @@ def _arguments_model(spec: TaskSpec, models: Sequence[str]) -> type[ArgModelBase
     fields: dict[str, Any] = {}
     for slot, kind in spec.inputs.items():
         about = spec.slot_help.get(slot) or ("the input text" if kind == "text" else
-                                             f"the {kind}: a path in the workspace, a {RESOURCE_ROOT}/... URI "
-                                             "or an http(s) URL")
+                                             f"the {kind}: a path in the workspace, a {RESOURCE_ROOT}/... URI, "
+                                             "an http(s) URL or a base64 data: URL")
         required = slot in spec.required
         fields[slot] = (str if required else str | None, Field(... if required else None, description=about))
     fields["model"] = (str | None, Field(None, description="the model to run, one of: " + ", ".join(models)
@@ -89,7 +91,8 @@ class HuggingGPTMCP(FastMCP):
 
     def _task_tool(self, task: str) -> Tool:
         spec = TASKS[task]
-        arguments = _arguments_model(spec, task_status(task)["models"] or task_status(task)["stand_ins"])
+        status = task_status(task)
+        arguments = _arguments_model(spec, status["models"] or status["stand_ins"])
 
         async def run(ctx: Context, model: str | None = None, **slots: str | None) -> list[ContentBlock]:
             return await self.run_task(task, slots, model)
@@ -113,7 +116,10 @@ class HuggingGPTMCP(FastMCP):
 
     async def run_task(self, task: str, slots: dict[str, str | None], model: str | None) -> list[ContentBlock]:
         """One task through the pipeline's executor, with the model named or the first that runs here."""
-        args = {slot: self.files.to_workspace(value) for slot, value in slots.items() if value is not None}
+        try:  # a data: URL is decoded and kept: file I/O, off the event loop
+            args = await asyncio.to_thread(self._task_args, task, slots)
+        except WorkspaceError as exc:
+            raise ToolError(self.files.text(str(exc))) from None
         selections = {0: Selection(task_id=0, model_id=model, reason="named by the MCP client")} if model else {}
         executor = TaskExecutor(self.agent.workspace, 1, self.agent.task_timeout, engines=self.agent.experts)
         result = (await executor.arun(Plan(tasks=[Task(task=task, id=0, args=args)]), selections))[0]
@@ -121,6 +127,20 @@ class HuggingGPTMCP(FastMCP):
             raise ToolError(self.files.text(result.error or f"{task} failed"))
         return [TextContent(type="text", text=self.files.text(_task_text(result))),
                 *await asyncio.to_thread(self.files.blocks, result.files)]
+
+    def _task_args(self, task: str, slots: dict[str, str | None]) -> dict[str, str]:
+        """The slots as the executor takes them: resource URIs as workspace paths, and a file sent inline (a data:
+        URL, from a client that shares no folder with this server) kept under uploads/ by the rules for files sent
+        inline (`Workspace.save_inline`) and named by its path."""
+        args = {}
+        for slot, value in slots.items():
+            if value is None:
+                continue
+            if TASKS[task].inputs.get(slot, "text") != "text" and value.startswith("data:"):
+                args[slot] = self.agent.workspace.save_inline(value)
+            else:
+                args[slot] = self.files.to_workspace(value)
+        return args
 
     async def run_pipeline(self, request: str, ctx: Context) -> list[ContentBlock]:
         """The four stages on one request; a progress notification per stage and task, then the answer."""

@@ -4,7 +4,9 @@ examples/street.jpg, with a private data folder; the controller is the offline p
 import os
 import shutil
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,3 +58,28 @@ class ScriptedToolCaller(BaseChatModel):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
         reply = self.script(messages)
         return ChatResult(generations=[ChatGeneration(message=reply if isinstance(reply, AIMessage) else AIMessage(reply))])
+
+
+KEY = "mcp-test-key-0123456789"
+
+
+@pytest.fixture
+def http_server(workspace, tmp_path):
+    """`hugginggpt mcp --transport http --api-key KEY` on 127.0.0.1: (the process, the /mcp URL)."""
+    port = free_port()
+    log = (tmp_path / "server.log").open("w")
+    process = subprocess.Popen(mcp_command(workspace, "--transport", "http", "--port", str(port), "--api-key", KEY),
+                               env=server_env(tmp_path / "home"), stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 120  # a start-up guard, not a timed assertion
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert process.poll() is None, (tmp_path / "server.log").read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+    yield process, f"http://127.0.0.1:{port}/mcp"
+    if process.poll() is None:
+        process.kill()
+        process.wait()

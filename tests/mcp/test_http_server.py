@@ -3,40 +3,13 @@ rule of `hugginggpt serve`, a task tool, the whole pipeline, and a stop on SIGTE
 
 import base64
 import signal
-import socket
-import subprocess
-import time
 
 import httpx
-import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from .conftest import REQUEST, free_port, mcp_command, server_env
-
-KEY = "mcp-test-key-0123456789"
-
-
-@pytest.fixture
-def http_server(workspace, tmp_path):
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    process = subprocess.Popen(mcp_command(workspace, "--transport", "http", "--port", str(port), "--api-key", KEY),
-                               env=server_env(tmp_path / "home"), stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 120  # a start-up guard, not a timed assertion
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert process.poll() is None, (tmp_path / "server.log").read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-    yield process, f"http://127.0.0.1:{port}/mcp"
-    if process.poll() is None:
-        process.kill()
-        process.wait()
+from .conftest import KEY, REQUEST
 
 
 def texts(result) -> str:

@@ -4,6 +4,7 @@ tasks`, a candidate the selection LLM picks, run by the executor, with `served_b
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.tools import registry
 
 from ..agent.scripted import ScriptedChat
-from .conftest import STREET, server_env
+from .conftest import KEY, STREET, server_env
 
 EDGES_SERVER = Path(__file__).with_name("edges_server.py")
 MODELS = ("edges-box/canny", "edges-box/broken")
@@ -103,3 +104,37 @@ def test_a_config_that_does_not_fit_is_refused_by_name(tmp_path):
             {"id": "m", "task": "canny-control", "server": "elsewhere", "tool": "t"}]})
     with pytest.raises(ValueError, match="either `command`"):
         McpExpertsConfig.model_validate({"servers": {"s": {}}, "models": []})
+
+
+def test_a_tool_of_an_http_mcp_server_with_a_key(http_server, tmp_path, monkeypatch):
+    """The remote server is `hugginggpt mcp --transport http` itself, on its own workspace: the picture goes as a
+    data: URL (the two share no folder), the key comes from the environment (${BOX_KEY}), and a server reached
+    without the key is the task's error."""
+    _, url = http_server
+    monkeypatch.setenv("BOX_KEY", KEY)
+    detector = {"task": "object-detection", "tool": "object_detection",
+                "arguments": {"image": {"name": "image", "encoding": "data_url"}}}
+    config = McpExpertsConfig.model_validate({
+        "servers": {"box": {"url": url, "headers": {"Authorization": "Bearer ${BOX_KEY}"}}, "keyless": {"url": url}},
+        "models": [{"id": "box/detector", "server": "box", **detector},
+                   {"id": "keyless/detector", "server": "keyless", **detector}]})
+    engines = register_mcp_experts(config)
+    here = tmp_path / "here"
+    here.mkdir()
+    shutil.copy(STREET, here / "street.jpg")
+    plan = Plan(tasks=[Task(task="object-detection", id=i, args={"image": "street.jpg"}) for i in (0, 1)])
+    selections = {0: Selection(task_id=0, model_id="box/detector", reason="test"),
+                  1: Selection(task_id=1, model_id="keyless/detector", reason="test")}
+    try:
+        done = asyncio.run(TaskExecutor(Workspace(here)).arun(plan, selections))
+    finally:
+        for engine in engines:
+            registry.unregister(engine.task, engine.model_id)
+        CONNECTIONS.close()
+    assert done[0].status == "ok", done[0].error
+    assert done[0].output["text"].startswith("1 motorcycle, 1 cat, 1 person")
+    assert done[0].served_by == {"mcp_server": "box", "tool": "object_detection"}
+    [drawn] = done[0].files
+    assert Path(drawn).parent == here / "outputs" and Image.open(drawn).size == Image.open(STREET).size
+    assert done[1].status == "error" and "'keyless'" in done[1].error and "could not be called" in done[1].error
+    assert "401 Unauthorized" in done[1].error
