@@ -53,7 +53,9 @@ async def test_stdio_server_tools_errors_pipeline_and_resources(workspace, tmp_p
         assert private.isError and "loopback" in texts(private)  # the server's fetch rule
         empty = await session.call_tool("hugginggpt", {"request": "  "})
         assert empty.isError and "the request is empty" in texts(empty)
-        for failed in (missing, unknown, private):
+        nothing_done = await session.call_tool("hugginggpt", {"request": "Detect the objects in ghost.jpg"})
+        assert nothing_done.isError and "'ghost.jpg' not found in the workspace" in texts(nothing_done)
+        for failed in (missing, unknown, private, nothing_done):
             assert str(workspace) not in texts(failed) and str(tmp_path) not in texts(failed)
 
         # the whole pipeline: the answer, the picture and the speech, with progress per stage and task
