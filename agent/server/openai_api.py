@@ -136,7 +136,7 @@ def _files_markdown(request: Request, files: list[str]) -> str:
         if entry is not None:
             name = PurePosixPath(entry["path"]).name
             lines.append(f"{'!' if entry['kind'] == 'image' else ''}[{name}]({entry['url']})")
-    return "\n\n" + "\n".join(lines) if lines else ""
+    return "\n\n" + "\n\n".join(lines) if lines else ""
 
 
 async def _chunks(events: AsyncIterator[StageEvent], request: Request, completion_id: str,
