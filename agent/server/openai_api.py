@@ -32,6 +32,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
+from langchain_hugginggpt.agent.hugginggpt import HuggingGPTInput
 from langchain_hugginggpt.agent.progress import progress_line
 from langchain_hugginggpt.agent.schema import HuggingGPTResult, StageEvent, content_text
 from langchain_hugginggpt.agent.server.files import media_entry
@@ -90,11 +91,16 @@ async def chat_completions(request: Request) -> Any:
     if not messages:
         raise HTTPException(400, "invalid request: messages: no user, assistant or system message")
     turn = await _turn(request, MessagesRequest(messages=messages))
+    try:  # checked before a stream starts: a chat log over the agent's bounds is the client's error, said as such
+        agent_input = HuggingGPTInput.model_validate(turn.input)
+    except ValidationError as exc:
+        raise HTTPException(400, f"invalid request: messages: {exc.errors()[0]['msg'].removeprefix('Value error, ')}"
+                            ) from None
     completion_id, created = f"chatcmpl-{uuid.uuid4().hex[:24]}", int(time.time())
     if body.stream:
-        chunks = _chunks(state.agent.astream(turn.input), request, completion_id, created)
+        chunks = _chunks(state.agent.astream(agent_input), request, completion_id, created)
         return EventSourceResponse(chunks, ping=state.sse_ping_seconds)
-    result = await state.agent.ainvoke(turn.input)
+    result = await state.agent.ainvoke(agent_input)
     return {"id": completion_id, "object": "chat.completion", "created": created, "model": MODEL,
             "choices": [{"index": 0, "finish_reason": "stop",
                          "message": {"role": "assistant", "content": _answer(request, result)}}],

@@ -140,6 +140,10 @@ def test_errors_come_in_openais_shape(server):
             {"type": "text", "text": "edges"},
             {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(b"not a picture" * 9).decode()}}]}])
     assert "not an image, audio or video file" in not_media.value.message
+    with pytest.raises(openai.BadRequestError) as long_log:
+        client.chat.completions.create(model="hugginggpt", stream=True,
+                                       messages=[{"role": "user", "content": "hi"}] * 202)
+    assert "the chat history is 201 messages" in long_log.value.message
     raw = httpx.post(server.url + "/v1/chat/completions", json={"model": "hugginggpt"})
     assert raw.status_code == 400 and set(raw.json()["error"]) == {"message", "type", "param", "code"}
     assert httpx.get(server.url + "/v1/nothing").json()["error"]["type"] == "not_found_error"
