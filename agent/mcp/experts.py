@@ -36,7 +36,7 @@ import shutil
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from langchain_hugginggpt.agent.media import ALLOWED, SNIFF_BYTES, sniff
 from langchain_hugginggpt.agent.mcp.connections import CONNECTIONS, ServerSpec
@@ -216,4 +216,11 @@ def register_mcp_experts(source: str | Path | McpExpertsConfig) -> list[type[Eng
 def register_from_environment() -> None:
     """The registry's hook: the models of the file `HUGGINGGPT_MCP_EXPERTS` names, if any."""
     if path := os.environ.get(CONFIG_ENV):
-        register_mcp_experts(path)
+        try:
+            register_mcp_experts(path)
+        except ValidationError as exc:  # a config that cannot be used says which file, and why, in one line
+            problems = "; ".join(".".join(map(str, e["loc"])) + ": " + e["msg"].removeprefix("Value error, ")
+                                 for e in exc.errors())
+            raise ValueError(f"{CONFIG_ENV}={path}: {problems}") from None
+        except (OSError, ValueError) as exc:  # not there, not YAML
+            raise ValueError(f"{CONFIG_ENV}={path}: {exc}") from exc

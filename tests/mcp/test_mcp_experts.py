@@ -138,3 +138,13 @@ def test_a_tool_of_an_http_mcp_server_with_a_key(http_server, tmp_path, monkeypa
     assert Path(drawn).parent == here / "outputs" and Image.open(drawn).size == Image.open(STREET).size
     assert done[1].status == "error" and "'keyless'" in done[1].error and "could not be called" in done[1].error
     assert "401 Unauthorized" in done[1].error
+
+
+def test_a_config_named_by_the_environment_that_cannot_be_used_says_which_and_why(tmp_path, monkeypatch):
+    from langchain_hugginggpt.agent.mcp.experts import register_from_environment
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("servers: {s: {command: [x]}}\nmodels: [{id: m, task: no-such-task, server: s, tool: t}]\n")
+    monkeypatch.setenv("HUGGINGGPT_MCP_EXPERTS", str(bad))
+    with pytest.raises(ValueError, match=r"HUGGINGGPT_MCP_EXPERTS=.*bad\.yaml: models\.0: m: unknown task 'no-such-task'$"):
+        register_from_environment()
