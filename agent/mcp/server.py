@@ -33,6 +33,7 @@ from mcp.server.fastmcp.tools import Tool
 from mcp.server.fastmcp.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ContentBlock, Resource, TextContent, ToolAnnotations
 from pydantic import ConfigDict, Field, create_model
 
@@ -194,6 +195,9 @@ class HuggingGPTMCP(FastMCP):
         from langchain_hugginggpt.agent.server.guard import Guard, origin_rule
 
         limit = 2 * 2**20
+        # The guard checks the Host and the origin as `hugginggpt serve` does (names allowed by --allow-host, any
+        # Host with the key); the SDK's own check, on for a loopback bind, would refuse what the guard allows.
+        self.settings.transport_security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         return Guard(self.streamable_http_app(), api_key=api_key, max_body_bytes=limit, max_upload_bytes=limit,
                      origin_allowed=origin_rule(None), allowed_hosts=allowed_hosts)
 

@@ -25,6 +25,10 @@ async def test_http_needs_the_key_runs_tools_and_stops_on_sigterm(http_server, t
         for headers in ({}, {"Authorization": "Bearer wrong"}):
             refused = await raw.post(url, json=hello, headers={**accept, **headers})
             assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+        # with the key, any Host name (a reverse proxy's) is answered, as by `hugginggpt serve`
+        proxied = await raw.post(url, json=hello, headers={**accept, "Authorization": f"Bearer {KEY}",
+                                                           "Host": "mcp.example.org"})
+        assert proxied.status_code == 200 and "hugginggpt" in proxied.text
 
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {KEY}"}) as http, \
             streamable_http_client(url, http_client=http) as (read, write, _), ClientSession(read, write) as session:
