@@ -167,3 +167,12 @@ def test_an_http_picture_part_is_fetched_under_the_url_rules(offline):
         {"type": "image_url", "image_url": {"url": "http://127.0.0.1:9/street.jpg"}}]}])
     content = reply.choices[0].message.content
     assert "object-detection" in content and "loopback" in content and not LINK.findall(content)
+
+
+def test_a_chat_reply_streams_as_the_answer(server):
+    """No task: the plan chunk says so, and the controller's reply is the whole content."""
+    chunks = list(sdk(server).chat.completions.create(model="hugginggpt", stream=True,
+                                                      messages=[{"role": "user", "content": "hello"}]))
+    progress = [p for c in chunks if (p := (c.choices[0].delta.model_extra or {}).get("reasoning_content"))]
+    assert progress == ["Plan (llm): no task (chit-chat)\n"]
+    assert "".join(c.choices[0].delta.content or "" for c in chunks) == "Hello! Send me an image for an edge map."
