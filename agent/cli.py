@@ -25,7 +25,7 @@ from langchain_hugginggpt.agent.arguments import folder, positive_int, positive_
 # Subcommand groups contributed by other packages, imported lazily.
 PLUGINS = ("langchain_hugginggpt.retriever.cli", "langchain_hugginggpt.agent.eval.cli",
            "langchain_hugginggpt.agent.server.cli", "langchain_hugginggpt.agent.experts.cli",
-           "langchain_hugginggpt.agent.planners.train")
+           "langchain_hugginggpt.agent.planners.train", "langchain_hugginggpt.agent.mcp.cli")
 
 err = Console(stderr=True, highlight=False)
 

@@ -8,6 +8,7 @@ exists stays cheap.
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from collections import defaultdict
 
@@ -62,7 +63,17 @@ def _load_builtins() -> None:
             except ModuleNotFoundError as exc:
                 if exc.name != f"langchain_hugginggpt.tools.engines.{name}":
                     raise
+        _load_configured()
         _loaded = True
+
+
+def _load_configured() -> None:
+    """Models a configuration file names: the tools of MCP servers, where $HUGGINGGPT_MCP_EXPERTS names the
+    file (agent/mcp/experts.py; the `mcp` SDK is imported only then)."""
+    if os.environ.get("HUGGINGGPT_MCP_EXPERTS"):
+        from langchain_hugginggpt.agent.mcp.experts import register_from_environment
+
+        register_from_environment()
 
 
 def engines_for(task: str) -> list[type[Engine]]:

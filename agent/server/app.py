@@ -9,6 +9,7 @@ Routes (with an API key set, all but GET /health and the page's static shell nee
   POST /files, GET /files/{path}                          uploads and workspace files (files.py)
   DELETE /files/uploads/{name}                            removes an upload (uploads share a storage quota)
   /conversations[/{id}[/messages]]                        conversations: LangGraph threads in a SQLite checkpointer
+  POST /v1/chat/completions, GET /v1/models               OpenAI's chat-completions API (openai_api.py)
   GET /health                                             which LLM and which experts are ready
   GET /                                                   the chat page (static/)
 Every error is JSON: `{"error": message, "status": code}`, never a stack trace. What every request
@@ -42,6 +43,7 @@ from langchain_hugginggpt.agent.checkpoints import CHECKPOINTS_NAME
 from langchain_hugginggpt.agent.downloads import UrlPolicy
 from langchain_hugginggpt.agent.server.conversations import ConversationThreads
 from langchain_hugginggpt.agent.server.guard import LOOPBACK_ORIGIN, Guard, json_error, origin_rule
+from langchain_hugginggpt.agent.server.openai_api import OpenAIErrors
 from langchain_hugginggpt.agent.server.public import PublicPaths, PublicPathsMiddleware
 from langchain_hugginggpt.agent.workspace import Workspace
 
@@ -97,7 +99,7 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     from langserve import add_routes
 
     from langchain_hugginggpt.agent.schema import HuggingGPTResult
-    from langchain_hugginggpt.agent.server import files, routes
+    from langchain_hugginggpt.agent.server import files, openai_api, routes
     from langchain_hugginggpt.retriever.paths import data_dir as default_data_dir
 
     if isinstance(max_upload_storage, bool) or not isinstance(max_upload_storage, int) or max_upload_storage < 1:
@@ -120,12 +122,14 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     app.add_middleware(Guard, api_key=api_key, max_body_bytes=max_body_bytes,
                        max_upload_bytes=max_upload_bytes + 64 * 1024,  # room for the multipart framing
                        origin_allowed=origin_rule(cors_origins), allowed_hosts=allowed_hosts)
+    app.add_middleware(OpenAIErrors)  # outside the guard: its refusals on /v1/ come in OpenAI's shape too
     app.add_middleware(PublicPathsMiddleware, paths=public)
     _add_cors(app, cors_origins)
     _add_error_handlers(app)
     # The compatible POST /hugginggpt is an exact path; LangServe's routes live under /hugginggpt/...
     app.include_router(routes.router)
     app.include_router(files.router)
+    app.include_router(openai_api.router)
     add_routes(app, agent, path="/hugginggpt", output_type=HuggingGPTResult, serializer=_serializer(),
                dependencies=[Depends(_batch_inputs_checker(agent))])
     _add_health_and_page(app, state)

@@ -36,9 +36,10 @@ _URL_IN_TEXT = re.compile(rf"(?<![\w.~/:-]){FILES_URL}/({_PATH_CHAR}+)")
 class PublicPaths:
     """Rewrites server paths in text and JSON-like payloads (see the module doc)."""
 
-    def __init__(self, workspace: Workspace, private: Iterable[str | Path] = ()) -> None:
+    def __init__(self, workspace: Workspace, private: Iterable[str | Path] = (), files_url: str = FILES_URL) -> None:
+        """`files_url`: what workspace files are named under (the MCP server names them by resource URIs)."""
         self.workspace = workspace
-        self._served = {str(workspace.outputs): FILES_URL + "/outputs", str(workspace.root): FILES_URL}
+        self._served = {str(workspace.outputs): files_url + "/outputs", str(workspace.root): files_url}
         private_dirs = {str(Path(p).expanduser()) for p in private} | {str(Path(p).expanduser().resolve()) for p in private}
         self._private = private_dirs - set(self._served)
         known = sorted({*self._served, *self._private}, key=len, reverse=True)

@@ -21,6 +21,7 @@ NAMES = [
     "03_models_and_retrieval.ipynb",
     "04_evaluate_planning.ipynb",
     "05_langgraph.ipynb",
+    "06_mcp.ipynb",
 ]
 # What each notebook must display when run: inline images (PNG: a picture or a plot) and playable audio.
 SHOWS = {
@@ -29,6 +30,7 @@ SHOWS = {
     "03_models_and_retrieval.ipynb": {"image", "markdown"},
     "04_evaluate_planning.ipynb": {"image", "markdown"},
     "05_langgraph.ipynb": {"image", "audio", "markdown"},
+    "06_mcp.ipynb": {"image", "audio", "markdown"},
 }
 
 
@@ -36,7 +38,7 @@ def read(name: str) -> nbformat.NotebookNode:
     return nbformat.read(NOTEBOOKS / name, as_version=4)
 
 
-def test_the_notebooks_are_these_five():
+def test_the_notebooks_are_these_six():
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == NAMES
 
 
