@@ -8,13 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 python3 - <<'PY'
-import importlib.util, sys
-import torch
+# Metadata only: importing torch and transformers here took 8 s of a loaded install.
+import importlib.metadata as metadata, importlib.util, sys
 missing = [m for m in ("transformers", "diffusers", "huggingface_hub", "av", "sentencepiece", "pytesseract", "accelerate")
            if importlib.util.find_spec(m) is None]
 if missing:
     sys.exit(f"40-hf: missing {', '.join(missing)}: pip install -e '.[transformers,diffusion]'")
-if not torch.__version__.startswith("2.13.0"):
-    sys.exit(f"40-hf: torch {torch.__version__} replaced torch 2.13.0 (CPU)")
+if not metadata.version("torch").startswith("2.13.0"):
+    sys.exit(f"40-hf: torch {metadata.version('torch')} replaced torch 2.13.0 (CPU)")
 PY
 echo "40-hf: done"
