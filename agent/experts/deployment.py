@@ -1,6 +1,7 @@
-"""The Ray Serve deployment that serves one engine, and the call that reaches it.
+"""The Ray Serve deployment that serves an engine (or a group of engines), and the call that reaches it.
 
-A replica loads one engine (`tools.registry.resolve_engine`), takes an `ExpertRequest`,
+A replica resolves its engines (`tools.registry.resolve_engine`: cheap, no weights are read until an
+engine's first task), takes an `ExpertRequest` (its `engine` names which one, in a group's),
 writes its media into a scratch folder (a worker does not share the controller's disk),
 runs the engine there, and returns the output with its files as bytes. `call_expert`
 and `acall_expert` retry a task once when its replica dies under it, and turn Ray's
@@ -29,7 +30,7 @@ from langchain_hugginggpt.agent.experts.protocol import (
     ServedBy,
 )
 from langchain_hugginggpt.agent.workspace import Workspace
-from langchain_hugginggpt.tools.base import ExpertError
+from langchain_hugginggpt.tools.base import Engine, ExpertError
 from langchain_hugginggpt.tools.tasks import get_task
 
 
@@ -40,16 +41,15 @@ def import_engine_modules(modules: Sequence[str]) -> None:
 
 
 class ExpertReplica:
-    """One replica of an engine's deployment."""
+    """One replica of a deployment: one engine, or the several of a group, in one process."""
 
-    def __init__(self, task: str, model: str, imports: Sequence[str] = ()) -> None:
+    def __init__(self, engines: Sequence[tuple[str, str, str]], imports: Sequence[str] = ()) -> None:
         from langchain_hugginggpt.tools.registry import resolve_engine
 
         import_engine_modules(imports)
         # An engine that cannot run on this node fails the replica's start, with the reason:
         # Ray Serve reports the deployment as DEPLOY_FAILED with this message.
-        self.engine = resolve_engine(task, model)
-        self.task, self.model = task, model
+        self.engines = {name: resolve_engine(task, model) for name, task, model in engines}
         self.scratch = Path(tempfile.mkdtemp(prefix="hugginggpt-expert-"))
         context = serve.get_replica_context()
         self.served_by = ServedBy(deployment=context.deployment, replica=context.replica_id.unique_id,
@@ -57,20 +57,30 @@ class ExpertReplica:
 
     def check_health(self) -> None:
         """Ray Serve calls this periodically; a raise marks the replica unhealthy, and it is replaced."""
-        reason = self.engine.unavailable_reason()
-        if reason is not None:
-            raise RuntimeError(f"{self.task} with {self.model} can no longer run: {reason}")
+        for engine in self.engines.values():
+            reason = engine.unavailable_reason()
+            if reason is not None:
+                raise RuntimeError(f"{engine.task} with {engine.model_id} can no longer run: {reason}")
 
-    def _checked_inputs(self, request: ExpertRequest) -> dict[str, Any]:
+    def _engine(self, request: ExpertRequest) -> tuple[str, Engine]:
+        if request.engine is None and len(self.engines) == 1:
+            return next(iter(self.engines.items()))
+        if request.engine not in self.engines:
+            raise ExpertError(f"deployment {self.served_by.deployment!r} has no engine {request.engine!r}; "
+                              f"it runs {', '.join(sorted(self.engines))}")
+        return request.engine, self.engines[request.engine]
+
+    @staticmethod
+    def _checked_inputs(task: str, request: ExpertRequest) -> dict[str, Any]:
         """Text slots as text, media slots as files: a path in a media slot would read the worker's disk."""
-        kinds = get_task(self.task).inputs
+        kinds = get_task(task).inputs
         unknown = sorted((set(request.inputs) | set(request.files)) - set(kinds))
         if unknown:
-            raise ExpertError(f"{self.task} has no input slot {', '.join(unknown)}; its slots: {', '.join(kinds)}")
+            raise ExpertError(f"{task} has no input slot {', '.join(unknown)}; its slots: {', '.join(kinds)}")
         as_text = sorted(slot for slot in request.inputs if kinds[slot] != "text")
         as_file = sorted(slot for slot in request.files if kinds[slot] == "text")
         if as_text or as_file:
-            raise ExpertError(f"{self.task}: media slots travel as files and text slots as text; got "
+            raise ExpertError(f"{task}: media slots travel as files and text slots as text; got "
                               f"{', '.join(as_text + as_file)} the other way")
         return dict(request.inputs)
 
@@ -79,25 +89,26 @@ class ExpertReplica:
         return await asyncio.to_thread(self._run, request)
 
     def _run(self, request: ExpertRequest) -> ExpertReply:
+        name, engine = self._engine(request)
         folder = Path(tempfile.mkdtemp(dir=self.scratch))
         try:
             workspace = Workspace(folder, urls=UrlPolicy(enabled=False))  # inputs arrive as bytes, never as URLs
-            inputs: dict[str, Any] = self._checked_inputs(request)
+            inputs: dict[str, Any] = self._checked_inputs(engine.task, request)
             for slot, media in request.files.items():
                 path = folder / "inputs" / f"{slot}-{_safe_name(media.name)}"
                 path.parent.mkdir(exist_ok=True)
                 path.write_bytes(media.data)
                 inputs[slot] = str(path)
             try:
-                output = self.engine.run(inputs, workspace)
+                output = engine.run(inputs, workspace)
             except ExpertError:
                 raise
             except Exception as exc:  # the same wording as a local engine's failure
-                raise ExpertError(f"{self.task} with {self.model} failed: {type(exc).__name__}: {exc}") from None
+                raise ExpertError(f"{engine.task} with {engine.model_id} failed: {type(exc).__name__}: {exc}") from None
             files = {path: MediaFile(name=Path(path).name, data=Path(path).read_bytes())
                      for path in output.files if Path(path).is_file()}
             return ExpertReply(output=output.model_dump(exclude={"served_by"}), files=files,
-                               served_by=self.served_by)
+                               served_by=self.served_by.model_copy(update={"engine": name}))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
