@@ -15,6 +15,7 @@ import importlib
 import re
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -27,6 +28,7 @@ from langchain_hugginggpt.agent.experts.protocol import (
     ExpertRequest,
     ExpertUnavailable,
     MediaFile,
+    SERVING_STATUSES,
     ServedBy,
 )
 from langchain_hugginggpt.agent.workspace import Workspace
@@ -53,7 +55,7 @@ class ExpertReplica:
         self.scratch = Path(tempfile.mkdtemp(prefix="hugginggpt-expert-"))
         context = serve.get_replica_context()
         self.served_by = ServedBy(deployment=context.deployment, replica=context.replica_id.unique_id,
-                                  app=context.app_name, node=_node_ip())
+                                  app=context.app_name, node=_node_ip(), node_id=_node_id())
 
     def check_health(self) -> None:
         """Ray Serve calls this periodically; a raise marks the replica unhealthy, and it is replaced."""
@@ -129,13 +131,39 @@ def _node_ip() -> str | None:
         return None
 
 
+def _node_id() -> str | None:
+    try:  # nodes on one machine share an IP: the node id tells them apart
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
+    except Exception:  # only informative
+        return None
+
+
 # -- calling a deployment ------------------------------------------------------------
+
+# After a replica died, how long the retry may wait while its deployment has no serving replica (the
+# node is gone and no other can host it): then it fails naming the deployment, instead of waiting forever
+# in Serve's router. A retry on a serving deployment waits as long as its task takes.
+RETRY_WAIT_S = 60.0
+RETRY_POLL_S = 2.0
+
 
 def call_expert(handle: Any, name: str, request: ExpertRequest) -> ExpertReply:
     """Run a task on a deployment from sync code; retried once if its replica dies."""
+    from ray.exceptions import GetTimeoutError
+
     for attempt in (1, 2):
         try:
-            return handle.run.remote(request).result()
+            response = handle.run.remote(request)
+            if attempt == 1:
+                return response.result()
+            not_serving_since: float | None = None
+            while True:
+                try:
+                    return response.result(timeout_s=RETRY_POLL_S)
+                except (GetTimeoutError, TimeoutError):
+                    not_serving_since = _still_worth_waiting(handle, name, response, not_serving_since)
         except Exception as exc:
             retry_or_raise(exc, name, attempt)
     raise AssertionError("unreachable")
@@ -145,10 +173,49 @@ async def acall_expert(handle: Any, name: str, request: ExpertRequest) -> Expert
     """`call_expert` for async code (the gateway)."""
     for attempt in (1, 2):
         try:
-            return await handle.run.remote(request)
+            response = handle.run.remote(request)
+            if attempt == 1:
+                return await response
+            waiting = asyncio.ensure_future(_awaited(response))
+            not_serving_since: float | None = None
+            while True:
+                done, _ = await asyncio.wait({waiting}, timeout=RETRY_POLL_S)
+                if done:
+                    return waiting.result()
+                try:
+                    not_serving_since = await asyncio.to_thread(_still_worth_waiting, handle, name, response,
+                                                                not_serving_since)
+                except ExpertUnavailable:
+                    waiting.cancel()
+                    raise
         except Exception as exc:
             retry_or_raise(exc, name, attempt)
     raise AssertionError("unreachable")
+
+
+async def _awaited(response: Any) -> Any:
+    return await response
+
+
+def _still_worth_waiting(handle: Any, name: str, response: Any, not_serving_since: float | None) -> float | None:
+    """None while the deployment serves; the time it stopped serving, until RETRY_WAIT_S have passed: then
+    the retry is cancelled and fails with Ray Serve's status and message."""
+    from ray import serve
+
+    from langchain_hugginggpt.agent.experts.readiness import brief
+
+    application = serve.status().applications.get(handle.app_name)
+    status = application.deployments.get(handle.deployment_name) if application else None
+    state = str(getattr(status.status, "value", status.status)) if status else "MISSING"
+    if state in SERVING_STATUSES:
+        return None
+    since = not_serving_since or time.monotonic()
+    if time.monotonic() - since < RETRY_WAIT_S:
+        return since
+    response.cancel()
+    message = f": {brief(status.message)}" if status and status.message else ""
+    raise ExpertUnavailable(f"expert deployment {name!r}: its replica died during the task, and no replica took "
+                            f"the retry within {RETRY_WAIT_S:.0f} s (deployment {state}{message})")
 
 
 def retry_or_raise(exc: BaseException, name: str, attempt: int) -> None:
@@ -161,6 +228,8 @@ def retry_or_raise(exc: BaseException, name: str, attempt: int) -> None:
         raise CapacityError(f"expert deployment {name!r} is at capacity: every replica is at its "
                             f"max_ongoing_requests and the queue is full (max_queued_requests); "
                             f"the task was refused, try again later or add replicas") from None
+    if isinstance(exc, ExpertUnavailable):
+        raise exc
     if isinstance(exc, (RayActorError, ActorUnavailableError)):
         if attempt == 1:
             return

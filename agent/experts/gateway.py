@@ -25,7 +25,7 @@ from langchain_hugginggpt.agent.experts.protocol import (
     ExpertRequest,
     ExpertUnavailable,
 )
-from langchain_hugginggpt.agent.experts.readiness import readiness
+from langchain_hugginggpt.agent.experts.readiness import brief, readiness
 from langchain_hugginggpt.tools.base import ExpertError
 
 api = FastAPI(title="HuggingGPT experts")
@@ -39,14 +39,6 @@ def deployment_statuses(app_name: str) -> dict[str, tuple[str, str]]:
         return {}
     return {name: (str(getattr(d.status, "value", d.status)), brief(d.message or ""))
             for name, d in application.deployments.items()}
-
-
-def brief(message: str) -> str:
-    """Ray's status message without the replica's traceback: its first sentence and the error line."""
-    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
-    if len(lines) <= 2:
-        return " ".join(lines)
-    return f"{lines[0].split(' Error:')[0]} {lines[-1]}"
 
 
 def with_statuses(infos: list[ExpertInfo], statuses: dict[str, tuple[str, str]]) -> list[ExpertInfo]:

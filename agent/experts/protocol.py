@@ -39,6 +39,7 @@ class ServedBy(BaseModel):
     engine: str | None = None
     app: str | None = None
     node: str | None = None
+    node_id: str | None = Field(None, description="The Ray node's id (nodes on one machine share `node`, the IP).")
 
 
 class ExpertReply(BaseModel):

@@ -36,6 +36,14 @@ class Readiness(BaseModel):
         return f"{serving}/{len(self.deployments)} deployments of application {self.app!r} serving"
 
 
+def brief(message: str) -> str:
+    """Ray's status message without the replica's traceback: its first sentence and the error line."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if len(lines) <= 2:
+        return " ".join(lines)
+    return f"{lines[0].split(' Error:')[0]} {lines[-1]}"
+
+
 def stuck(status: str, reason: str) -> bool:
     """A deployment that failed, or whose replicas Ray cannot place (it would wait forever)."""
     return status in FAILED_STATUSES or UNSCHEDULABLE_MARK in reason
