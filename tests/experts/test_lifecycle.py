@@ -117,6 +117,12 @@ def test_sigterm_stops_experts_serve_and_the_ray_it_started(tmp_path, workspace)
         said = " ".join(second.stderr.split())  # the CLI's console wraps long lines
         assert f"another `hugginggpt experts serve` already answers at {url}" in said, said[-1000:]
 
+        status = subprocess.run([*CLI, "experts", "status", "--experts", url], env=_env(), capture_output=True,
+                                text=True, timeout=120)
+        assert status.returncode == 0, status.stdout + status.stderr[-1000:]
+        assert status.stdout.startswith("ready: 2/2 deployments of application 'hugginggpt-experts' serving")
+        assert "HEALTHY        summarization--sumy-lexrank" in status.stdout
+
         ray = _ray_processes(server)
         popen.send_signal(signal.SIGTERM)
         assert popen.wait(timeout=STOP_TIMEOUT_S) == 0
@@ -138,6 +144,7 @@ def test_a_deployment_ray_cannot_place_is_reported_and_sigint_still_stops_a_back
     pid_file, err = tmp_path / "pid", tmp_path / "err"
     script = (f"{' '.join(CLI)} experts serve --config {config} --port {port} --num-cpus 1 "
               f"> {tmp_path / 'out'} 2> {err} & echo $! > {pid_file}")
+    err.touch()  # the background job opens it itself, maybe after `sh` has returned
     subprocess.run(["sh", "-c", script], env=_env(), check=True, timeout=30)
     server = psutil.Process(int(pid_file.read_text()))
     unplaced = "text-to-speech--flite_cmu_us_slt"
@@ -152,6 +159,10 @@ def test_a_deployment_ray_cannot_place_is_reported_and_sigint_still_stops_a_back
         assert health.status_code == 503 and health.json()["ready"] is False
         assert "to be scheduled" in health.json()["not_ready"][unplaced]
         assert health.json()["deployments"][GROUP] == "HEALTHY"
+        status = subprocess.run([*CLI, "experts", "status", "--experts", f"http://127.0.0.1:{port}"], env=_env(),
+                                capture_output=True, text=True, timeout=120)
+        assert status.returncode == 1 and status.stdout.startswith("NOT ready: 2/3 deployments"), status.stdout
+        assert f"deployment {unplaced!r} is UPDATING" in status.stdout and "to be scheduled" in status.stdout
 
         ray = _ray_processes(server)
         server.send_signal(signal.SIGINT)
