@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
-import threading
 import time
 from typing import Any
 
@@ -48,7 +46,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         serving.check_port_free(args.host, args.port)
     started = time.monotonic()
     started_ray = start_ray(args)
-    stop = _reinstalled(stop)  # whatever Ray's start did to the handlers, ours are the ones that count
+    serving.stop_on_signals(stop)  # whatever Ray's start did to the handlers, ours are the ones that count
+    deployed = False  # refused (a clash) or stopped before deploying: the application is not ours to delete
     try:
         if stop.is_set():
             return 0
@@ -58,6 +57,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = build_app(config)
         if stop.is_set():
             return 0
+        deployed = True  # from here, even a deploy that failed half-way is ours to clean up
         serving.deploy(app, args.app_name, args.route_prefix)
         http = serve_http_options()  # a joined cluster's Serve may listen elsewhere than --host/--port
         url = f"http://{http.host}:{http.port}{args.route_prefix.rstrip('/')}"
@@ -69,18 +69,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   f"in {serving.elapsed(started)}; stop with Ctrl-C or SIGTERM", flush=True)
             stop.wait()
     finally:
-        serving.shut_down(args.app_name, started_ray)
+        serving.shut_down(args.app_name if deployed else None, started_ray)
     print("experts stopped", flush=True)
     return 0
-
-
-def _reinstalled(stop: threading.Event) -> threading.Event:
-    fresh = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: fresh.set())
-    if stop.is_set():
-        fresh.set()
-    return fresh
 
 
 def serve_http_options() -> Any:

@@ -28,10 +28,11 @@ class ServeClash(RuntimeError):
     """Another experts server (or another program) holds what this one would use."""
 
 
-def stop_on_signals() -> threading.Event:
-    """An event set by SIGTERM or SIGINT. Set explicitly: a shell starts a background job with SIGINT
-    ignored, and Python's default SIGINT handler raises KeyboardInterrupt wherever the main thread is."""
-    stop = threading.Event()
+def stop_on_signals(stop: threading.Event | None = None) -> threading.Event:
+    """An event set by SIGTERM or SIGINT (`stop`, when given: to install the handlers again after Ray's
+    start). Set explicitly: a shell starts a background job with SIGINT ignored, and Python's default
+    SIGINT handler raises KeyboardInterrupt wherever the main thread is."""
+    stop = stop or threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     return stop
@@ -88,12 +89,15 @@ def wait_ready(app_name: str, stop: threading.Event, report: Any = None) -> Read
     return None
 
 
-def shut_down(app_name: str, started_ray: bool) -> None:
-    """Delete our application (bounded: replicas mid-task may take their graceful timeout), then shut
-    down a Ray we started, which ends its processes; a joined cluster stays up."""
+def shut_down(app_name: str | None, started_ray: bool) -> None:
+    """Delete our application, if we deployed one (bounded: replicas mid-task may take their graceful
+    timeout), then shut down a Ray we started, which ends its processes; a joined cluster stays up."""
     import ray
     from ray import serve
 
+    if app_name is None:
+        ray.shutdown()
+        return
     deleting = threading.Thread(target=_delete_quietly, args=(serve, app_name), daemon=True)
     deleting.start()
     deleting.join(DELETE_TIMEOUT_S)
