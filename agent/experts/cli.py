@@ -104,8 +104,10 @@ def cmd_status(args: argparse.Namespace) -> int:
 def add_commands(subparsers: Any) -> None:
     experts = subparsers.add_parser("experts", help="run the expert models on Ray Serve (pip install '.[scale]')")
     sub = experts.add_subparsers(dest="experts_command", required=True)
-    serve = sub.add_parser("serve", help="deploy the experts on Ray Serve; says when all are ready; stops on Ctrl-C/SIGTERM")
-    serve.add_argument("--config", default=None, help="experts YAML (default: every engine that runs here, 1 replica)")
+    serve = sub.add_parser("serve", help="deploy the experts on Ray Serve; says when all are ready; "
+                                         "stops on Ctrl-C/SIGTERM")
+    serve.add_argument("--config", default=None, help="experts YAML (default: every engine that runs here, "
+                                                      "grouped by task family, sized to the machine)")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP interface (default: 127.0.0.1)")
     serve.add_argument("--port", type=port, default=8000)
     serve.add_argument("--app-name", default=APP_NAME, help=f"Ray Serve application name (default: {APP_NAME})")

@@ -134,7 +134,8 @@ class ExpertsConfig(BaseModel):
     """The whole experts application (a YAML file, or the `args` of a Ray Serve config)."""
 
     model_config = ConfigDict(extra="forbid")
-    # 0.1 logical CPU a replica: a laptop's cores hold every engine (Ray's CPUs only schedule).
+    # 0.1 logical CPU a replica, for a config that lists its deployments (Ray's CPUs only schedule: mind
+    # that 21 of them fill 2 CPUs); without `deployments`, sizing.py sizes the groups to the node.
     defaults: DeploymentOptions = Field(default_factory=lambda: DeploymentOptions(
         ray_actor_options=RayActorOptions(num_cpus=0.1)))
     deployments: list[ExpertSpec] | None = Field(
