@@ -25,20 +25,26 @@ MIN_CPUS = 0.01  # two decimals: a share rounded down to 0 would let replicas pi
 
 @dataclass(frozen=True)
 class NodeResources:
-    """What the Ray cluster offers (logical CPUs, bytes of schedulable memory)."""
+    """What the Ray cluster offers (logical CPUs, bytes of schedulable memory), in all and on its largest
+    node: one replica must fit on one node, however many the cluster has."""
 
     cpus: float
     memory: float
+    node_cpus: float | None = None
+    node_memory: float | None = None
 
     @classmethod
     def current(cls) -> "NodeResources":
-        """Ray's own figures when connected (the node `experts serve` started or joined), else the machine's."""
+        """Ray's own figures when connected (the cluster `experts serve` started or joined), else the machine's."""
         try:
             import ray
 
             if ray.is_initialized():
                 resources = ray.cluster_resources()
-                return cls(cpus=float(resources.get("CPU", 0.0)), memory=float(resources.get("memory", 0.0)))
+                nodes = [node["Resources"] for node in ray.nodes() if node.get("Alive")]
+                return cls(cpus=float(resources.get("CPU", 0.0)), memory=float(resources.get("memory", 0.0)),
+                           node_cpus=max((float(n.get("CPU", 0.0)) for n in nodes), default=None),
+                           node_memory=max((float(n.get("memory", 0.0)) for n in nodes), default=None))
         except ImportError:
             pass
         import psutil
@@ -58,6 +64,12 @@ def default_specs() -> list[ExpertSpec]:
 
 def group_options(groups: int, node: NodeResources) -> DeploymentOptions:
     """The options of each of `groups` shared deployments: together within the shares of the node."""
-    cpus = max(MIN_CPUS, math.floor(node.cpus * CPU_SHARE / max(groups, 1) * 100) / 100)
-    memory = int(node.memory * MEMORY_SHARE / max(groups, 1)) if node.memory > 0 else None
+    cpus = node.cpus * CPU_SHARE / max(groups, 1)
+    memory = node.memory * MEMORY_SHARE / max(groups, 1)
+    if node.node_cpus is not None:  # a share of a many-node cluster may be more than any one node has
+        cpus = min(cpus, node.node_cpus * CPU_SHARE)
+    if node.node_memory is not None:
+        memory = min(memory, node.node_memory * MEMORY_SHARE)
+    cpus = max(MIN_CPUS, math.floor(cpus * 100) / 100)
+    memory = int(memory) if memory > 0 else None
     return DeploymentOptions(num_replicas=1, ray_actor_options=RayActorOptions(num_cpus=cpus, memory=memory))

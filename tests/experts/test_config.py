@@ -90,12 +90,15 @@ def test_the_default_groups_engines_by_family_and_fits_the_node():
     assert next(i for i in infos if i["task"] == "summarization")["deployment"] == "experts--language"
 
 
-def test_on_a_two_core_node_the_groups_ask_for_at_most_its_cpus():
+def test_on_a_two_core_node_the_groups_ask_for_at_most_its_cpus_and_one_fits_on_one_node():
     from langchain_hugginggpt.agent.experts.sizing import NodeResources, group_options
 
     node = NodeResources(cpus=2, memory=4e9)
     options = group_options(5, node)
     assert 5 * options.ray_actor_options.num_cpus <= 2 * 0.75 and 5 * options.ray_actor_options.memory <= 2e9
+    # Ten 2-CPU nodes: a group's share of the cluster (3 CPUs) would fit on none of them.
+    many = group_options(5, NodeResources(cpus=20, memory=40e9, node_cpus=2, node_memory=4e9))
+    assert many.ray_actor_options.num_cpus <= 2 and many.ray_actor_options.memory <= 4e9
 
 
 def test_a_config_groups_engines_into_one_deployment_with_the_groups_options():
