@@ -1,4 +1,5 @@
-"""The experts application: one Ray Serve deployment per engine behind the `ExpertsGateway` ingress.
+"""The experts application: a Ray Serve deployment per engine, or per group of engines, behind the
+`ExpertsGateway` ingress.
 
 For Ray's own tools:
 
@@ -17,10 +18,11 @@ from typing import Any
 
 from ray.serve import Application
 
-from langchain_hugginggpt.agent.experts.config import ExpertsConfig, ExpertSpec
+from langchain_hugginggpt.agent.experts.config import DeploymentOptions, ExpertsConfig, ExpertSpec
 from langchain_hugginggpt.agent.experts.deployment import ExpertDeployment, import_engine_modules
 from langchain_hugginggpt.agent.experts.gateway import ExpertsGateway
 from langchain_hugginggpt.agent.experts.protocol import ExpertInfo
+from langchain_hugginggpt.agent.experts.sizing import NodeResources, default_specs, group_options
 from langchain_hugginggpt.tools.base import ExpertError
 
 
@@ -35,16 +37,8 @@ def load_config(args: ExpertsConfig | dict[str, Any] | None) -> ExpertsConfig:
     return ExpertsConfig.model_validate({**ExpertsConfig.from_file(path).model_dump(exclude_unset=True), **args})
 
 
-def available_specs() -> list[ExpertSpec]:
-    """One deployment for every engine that can run on this machine (one replica each)."""
-    from langchain_hugginggpt.tools.registry import available_engines
-    from langchain_hugginggpt.tools.tasks import TASKS
-
-    return [ExpertSpec(task=task, model=cls.model_id) for task in TASKS for cls in available_engines(task)]
-
-
 def expert_info(spec: ExpertSpec) -> ExpertInfo:
-    """What model selection is told about a deployment (the engine class's own description)."""
+    """What model selection is told about an engine (the engine class's own description)."""
     from langchain_hugginggpt.tools.registry import engine_class
     from langchain_hugginggpt.tools.engines.hf_transformers import engine_for_hub_model
 
@@ -53,23 +47,41 @@ def expert_info(spec: ExpertSpec) -> ExpertInfo:
         raise ExpertError(f"deployment {spec.deployment_name!r}: no engine is registered for {spec.task} with "
                           f"{spec.model!r} (see `hugginggpt tasks`; an app's own engines need `imports`)")
     return ExpertInfo(name=spec.deployment_name, task=spec.task, model=spec.model, description=cls.description,
-                      backend=cls.backend, stand_in=cls.stand_in, request_cues=cls.request_cues)
+                      backend=cls.backend, stand_in=cls.stand_in, request_cues=cls.request_cues,
+                      deployment=spec.serve_deployment)
 
 
 def build_app(args: ExpertsConfig | dict[str, Any] | None = None) -> Application:
     """The application for a config (Ray Serve's app-builder signature: `args` is a dict)."""
     config = load_config(args)
     import_engine_modules(config.imports)
-    specs = config.deployments if config.deployments is not None else available_specs()
+    specs = config.deployments if config.deployments is not None else default_specs()
     if not specs:
         raise ValueError("the experts config deploys no engine")
-    infos, experts = [], {}
+    infos = [expert_info(spec).model_dump() for spec in specs]
+    experts: dict[str, Any] = {}
     for spec in specs:
-        infos.append(expert_info(spec).model_dump())
-        options = spec.options(config.defaults).serve_options()
-        experts[spec.deployment_name] = ExpertDeployment.options(name=spec.deployment_name, **options).bind(
-            spec.task, spec.model, tuple(config.imports))
+        if spec.group is None:
+            experts[spec.deployment_name] = _bind(spec.deployment_name, spec.options(config.defaults), [spec],
+                                                  config.imports)
+    groups = sorted({spec.group for spec in specs if spec.group})
+    # The default is sized for the machine; a config's own groups start from its `defaults`.
+    base = (group_options(len(groups), NodeResources.current()) if config.deployments is None
+            else DeploymentOptions())
+    if config.deployments is None and "defaults" not in config.model_fields_set:
+        defaults = base
+    else:
+        defaults = config.defaults.merged_over(base)
+    for group in groups:
+        members = [spec for spec in specs if spec.group == group]
+        options = config.groups.get(group, DeploymentOptions()).merged_over(defaults)
+        experts[members[0].serve_deployment] = _bind(members[0].serve_deployment, options, members, config.imports)
     return ExpertsGateway.options(**config.gateway.serve_options()).bind(experts, infos)
+
+
+def _bind(name: str, options: DeploymentOptions, specs: list[ExpertSpec], imports: list[str]) -> Any:
+    engines = [(spec.deployment_name, spec.task, spec.model) for spec in specs]
+    return ExpertDeployment.options(name=name, **options.serve_options()).bind(engines, tuple(imports))
 
 
 def __getattr__(name: str) -> Any:

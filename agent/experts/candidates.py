@@ -20,8 +20,8 @@ class DeployedCandidates:
     def candidates(self, task: Task, request: str, k: int) -> list[Candidate]:
         from langchain_hugginggpt.agent.experts.client import RemoteEngine
 
-        engines = [RemoteEngine(self.experts, info) for info in self.experts.catalog()
-                   if info.task == task.task and info.healthy]
+        engines = [RemoteEngine(self.experts, info) for info in self.experts.deployments_for(task.task)
+                   if info.healthy]
         return rank_engines(engines, task, request, k)
 
     def unavailable_reason(self, task: Task) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
-import threading
+import time
 from typing import Any
 
 from langchain_hugginggpt.agent.arguments import port
@@ -19,7 +18,9 @@ def start_ray(args: argparse.Namespace) -> bool:
     """Join the cluster at $RAY_ADDRESS, else start a local one; True when we started it."""
     import ray
 
-    address = os.environ.get("RAY_ADDRESS")
+    from langchain_hugginggpt.agent.experts.serving import ray_address
+
+    address = ray_address()
     if address:
         ray.init(address=address, logging_level="warning")
         return False
@@ -35,32 +36,40 @@ def start_ray(args: argparse.Namespace) -> bool:
 def cmd_serve(args: argparse.Namespace) -> int:
     from ray import serve
 
+    from langchain_hugginggpt.agent.experts import serving
     from langchain_hugginggpt.agent.experts.app import build_app, load_config
 
+    stop = serving.stop_on_signals()  # first: a signal during Ray's start must not be lost
     config = load_config({"config": args.config} if args.config else None)  # a bad config fails before Ray starts
+    address = serving.ray_address()
+    if not address:
+        serving.check_port_free(args.host, args.port)
+    started = time.monotonic()
     started_ray = start_ray(args)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    serving.stop_on_signals(stop)  # whatever Ray's start did to the handlers, ours are the ones that count
+    deployed = False  # refused (a clash) or stopped before deploying: the application is not ours to delete
     try:
+        if stop.is_set():
+            return 0
+        if address:
+            serving.check_app_absent(args.app_name, address)
         serve.start(http_options={"host": args.host, "port": args.port})
-        serve.run(build_app(config), name=args.app_name, route_prefix=args.route_prefix)
-        names = sorted(serve.status().applications[args.app_name].deployments)
-        log.warning("experts: %d deployments of application %r ready (%s)", len(names) - 1, args.app_name,
-                    ", ".join(n for n in names if n != "ExpertsGateway"))
+        app = build_app(config)
+        if stop.is_set():
+            return 0
+        deployed = True  # from here, even a deploy that failed half-way is ours to clean up
+        serving.deploy(app, args.app_name, args.route_prefix)
         http = serve_http_options()  # a joined cluster's Serve may listen elsewhere than --host/--port
-        print(f"experts on http://{http.host}:{http.port}{args.route_prefix.rstrip('/')}/experts; "
-              f"stop with Ctrl-C", flush=True)
-        stop.wait()
+        url = f"http://{http.host}:{http.port}{args.route_prefix.rstrip('/')}"
+        log.warning("experts: deploying application %r; GET %s/health answers 200 once every deployment serves",
+                    args.app_name, url)
+        ready = serving.wait_ready(args.app_name, stop)
+        if ready is not None:
+            print(f"experts on {url}/experts; all {len(ready.deployments)} deployments of {args.app_name!r} ready "
+                  f"in {serving.elapsed(started)}; stop with Ctrl-C or SIGTERM", flush=True)
+            stop.wait()
     finally:
-        # Our application only, on a shared cluster; everything we started, on our own.
-        if started_ray:
-            serve.shutdown()
-        else:
-            serve.delete(args.app_name)
-        import ray
-
-        ray.shutdown()
+        serving.shut_down(args.app_name if deployed else None, started_ray)
     print("experts stopped", flush=True)
     return 0
 
@@ -77,20 +86,28 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     from langchain_hugginggpt.agent.experts.client import RemoteExperts
 
-    catalog = RemoteExperts(args.experts).catalog()
+    experts = RemoteExperts(args.experts)
+    health = experts.readiness()
+    catalog = experts.catalog()
     if args.json:
-        print(json.dumps([info.model_dump() for info in catalog], indent=2))
-        return 0
+        print(json.dumps({"health": health.model_dump(), "experts": [info.model_dump() for info in catalog]},
+                         indent=2))
+        return 0 if health.ready else 1
+    print(("ready: " if health.ready else "NOT ready: ") + health.summary())
+    for problem in health.problems().values():
+        print(f"  {problem}")
     for info in catalog:
         print(f"{info.status:<14} {info.name}  ({info.task} with {info.model})" + (f"  {info.message}" if info.message else ""))
-    return 0 if all(info.healthy for info in catalog) else 1
+    return 0 if health.ready else 1
 
 
 def add_commands(subparsers: Any) -> None:
     experts = subparsers.add_parser("experts", help="run the expert models on Ray Serve (pip install '.[scale]')")
     sub = experts.add_subparsers(dest="experts_command", required=True)
-    serve = sub.add_parser("serve", help="deploy one Ray Serve deployment per engine; stays until Ctrl-C/SIGTERM")
-    serve.add_argument("--config", default=None, help="experts YAML (default: every engine that runs here, 1 replica)")
+    serve = sub.add_parser("serve", help="deploy the experts on Ray Serve; says when all are ready; "
+                                         "stops on Ctrl-C/SIGTERM")
+    serve.add_argument("--config", default=None, help="experts YAML (default: every engine that runs here, "
+                                                      "grouped by task family, sized to the machine)")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP interface (default: 127.0.0.1)")
     serve.add_argument("--port", type=port, default=8000)
     serve.add_argument("--app-name", default=APP_NAME, help=f"Ray Serve application name (default: {APP_NAME})")

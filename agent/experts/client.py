@@ -31,6 +31,7 @@ from langchain_hugginggpt.agent.experts.protocol import (
     ExpertUnavailable,
     MediaFile,
 )
+from langchain_hugginggpt.agent.experts.readiness import UNSCHEDULABLE_MARK, Readiness
 from langchain_hugginggpt.agent.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput, cues_fit
 from langchain_hugginggpt.tools.tasks import get_task
@@ -43,7 +44,9 @@ class Transport(Protocol):
 
     def catalog(self) -> list[ExpertInfo]: ...
 
-    def run(self, name: str, request: ExpertRequest) -> ExpertReply: ...
+    def readiness(self) -> Readiness: ...
+
+    def run(self, info: ExpertInfo, request: ExpertRequest) -> ExpertReply: ...
 
 
 class HttpTransport:
@@ -57,7 +60,16 @@ class HttpTransport:
         reply = self._send("GET", "/experts", "list the experts")
         return [ExpertInfo.model_validate(item) for item in reply.json()]
 
-    def run(self, name: str, request: ExpertRequest) -> ExpertReply:
+    def readiness(self) -> Readiness:
+        try:  # 503 (not ready) carries the same body as 200
+            reply = self.client.get("/health")
+            return Readiness.model_validate(reply.json())
+        except (httpx.HTTPError, ValueError) as exc:
+            raise ExpertUnavailable(f"could not read the experts' readiness at {self.where}/health: "
+                                    f"{type(exc).__name__}: {exc}") from None
+
+    def run(self, info: ExpertInfo, request: ExpertRequest) -> ExpertReply:
+        name = info.name
         reply = self._send("POST", f"/experts/{name}", f"reach expert deployment {name!r}",
                            content=request.model_dump_json(), headers={"content-type": "application/json"})
         return ExpertReply.model_validate_json(reply.content)
@@ -94,14 +106,20 @@ class HandleTransport:
     def catalog(self) -> list[ExpertInfo]:
         return list(self.gateway.catalog.remote().result())
 
-    def run(self, name: str, request: ExpertRequest) -> ExpertReply:
+    def readiness(self) -> Readiness:
+        from langchain_hugginggpt.agent.experts.readiness import readiness
+
+        return readiness(self.app_name)
+
+    def run(self, info: ExpertInfo, request: ExpertRequest) -> ExpertReply:
         from ray import serve
 
         from langchain_hugginggpt.agent.experts.deployment import call_expert
 
-        if name not in self.handles:
-            self.handles[name] = serve.get_deployment_handle(name, self.app_name)
-        return call_expert(self.handles[name], name, request)
+        deployment = info.serve_deployment  # a group's, for a grouped engine: `request.engine` picks it there
+        if deployment not in self.handles:
+            self.handles[deployment] = serve.get_deployment_handle(deployment, self.app_name)
+        return call_expert(self.handles[deployment], info.name, request.model_copy(update={"engine": info.name}))
 
 
 def connect(target: str, app_name: str = APP_NAME) -> Transport:
@@ -120,18 +138,31 @@ def connect(target: str, app_name: str = APP_NAME) -> Transport:
     return http
 
 
+START_TIMEOUT_S = 120.0  # a replica's start: Ray placing it, the engine's import and checks
+START_POLL_S = 1.0
+
+
+def starting_up(info: ExpertInfo) -> bool:
+    """UPDATING with replicas on their way; not one Ray says it cannot place (that would wait in vain)."""
+    return info.status == "UPDATING" and UNSCHEDULABLE_MARK not in info.message
+
+
 class RemoteExperts:
     """The engines deployed on Ray Serve, as the executor and model selection use them.
 
     `fallback_local=True` runs a task on a local engine when the deployment of its model is
-    missing or unhealthy; by default that is an error naming the deployment.
+    missing or unhealthy; by default that is an error naming the deployment. A deployment that is
+    still starting (UPDATING, its replicas being placed or constructed) is waited for, up to
+    `start_timeout_s`, before a task gives up on it; one that Ray reports it cannot schedule is not.
     """
 
     def __init__(self, target: str | Transport = "ray", *, fallback_local: bool = False,
-                 app_name: str = APP_NAME, catalog_ttl_s: float = 2.0) -> None:
+                 app_name: str = APP_NAME, catalog_ttl_s: float = 2.0,
+                 start_timeout_s: float = START_TIMEOUT_S) -> None:
         self.transport = connect(target, app_name) if isinstance(target, str) else target
         self.fallback_local = fallback_local
         self.catalog_ttl_s = catalog_ttl_s
+        self.start_timeout_s = start_timeout_s
         self._catalog: tuple[float, list[ExpertInfo]] = (0.0, [])
         self._lock = threading.Lock()
 
@@ -147,10 +178,33 @@ class RemoteExperts:
                 self._catalog = (time.monotonic(), infos)
             return infos
 
+    def readiness(self) -> Readiness:
+        """Whether every deployment serves (the gateway's `GET /health`), with Ray's reasons for those that do not."""
+        return self.transport.readiness()
+
     def deployment_for(self, task: str, model_id: str | None) -> ExpertInfo | None:
-        """The deployment of a task's model (any model when None), a healthy one first."""
-        matching = [i for i in self.catalog() if i.task == task and (model_id is None or i.model == model_id)]
+        """The deployment of a task's model (any model when None), a healthy one first; while none is
+        healthy and one is still starting, waits for it (up to `start_timeout_s`)."""
+        matching = self.deployments_for(task, model_id)
         return next((i for i in matching if i.healthy), matching[0] if matching else None)
+
+    def deployments_for(self, task: str, model_id: str | None = None) -> list[ExpertInfo]:
+        """The deployments of a task (of one model, if given), once one serves, or none is starting, or
+        `start_timeout_s` has passed: a request sent just after `experts serve` started waits, not fails."""
+        deadline = time.monotonic() + self.start_timeout_s
+        fresh, told = False, False
+        while True:
+            matching = [i for i in self.catalog(fresh=fresh)
+                        if i.task == task and (model_id is None or i.model == model_id)]
+            starting = [i for i in matching if starting_up(i)]
+            if any(i.healthy for i in matching) or not starting or time.monotonic() >= deadline:
+                return matching
+            if not told:
+                log.warning("waiting up to %.0f s for %s to start (%s)", self.start_timeout_s,
+                            ", ".join(i.name for i in starting), starting[0].status)
+                told = True
+            time.sleep(min(START_POLL_S, max(0.0, deadline - time.monotonic())))
+            fresh = True
 
     def candidates(self) -> Any:
         """The model-selection source that offers only the healthy deployments."""
@@ -169,7 +223,8 @@ class RemoteExperts:
                        f"deployed for {task}: {deployed}")
         else:
             problem = f"expert deployment {info.name!r} ({task} with {info.model}) is {info.status}" + (
-                f": {info.message}" if info.message else "")
+                f": {info.message}" if info.message else "") + (
+                f" (still starting after {self.start_timeout_s:.0f} s)" if starting_up(info) else "")
         if not self.fallback_local:
             raise ExpertUnavailable(problem + " (local fallback is off)")
         from langchain_hugginggpt.tools.registry import resolve_engine
@@ -187,7 +242,7 @@ class RemoteExperts:
             else:
                 path = Path(value)
                 request.files[slot] = MediaFile(name=path.name, data=path.read_bytes())
-        return materialize(self.transport.run(info.name, request), workspace)
+        return materialize(self.transport.run(info, request), workspace)
 
 
 def materialize(reply: ExpertReply, workspace: Workspace) -> ExpertOutput:

@@ -15,8 +15,17 @@ options, with Ray Serve's names, so a Ray user reads it at a glance:
         autoscaling_config: {min_replicas: 0, max_replicas: 4}
         ray_actor_options: {num_gpus: 0.5, memory: 8000000000}
 
-Without `deployments`, every engine that can run on the machine building the app is deployed
-with one replica.
+Light engines can share one deployment (one process, each engine loaded on its first task):
+give them the same `group`, and the group's options under `groups`:
+
+    groups:
+      language: {ray_actor_options: {num_cpus: 0.5}}
+    deployments:
+      - {task: summarization, model: sumy-lexrank, group: language}
+      - {task: text-classification, model: vader-sentiment, group: language}
+
+Without `deployments`, every engine that can run on the machine building the app is deployed, grouped
+by its task's family, and sized to fit that machine (`sizing.py`).
 """
 
 from __future__ import annotations
@@ -95,20 +104,38 @@ class ExpertSpec(DeploymentOptions):
     task: str
     model: str
     name: str | None = Field(None, description="Deployment name; default: made from the task and the model.")
+    group: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]+$", description=(
+        "Serve this engine from the shared deployment of its group (options under `groups`), not its own."))
+
+    @model_validator(mode="after")
+    def _group_has_no_options_of_its_own(self) -> "ExpertSpec":
+        own = sorted(set(DeploymentOptions.model_fields) & self.model_fields_set)
+        if self.group and own:
+            raise ValueError(f"{self.deployment_name}: an engine of group {self.group!r} runs in the group's "
+                             f"deployment; set {', '.join(own)} under groups.{self.group}")
+        return self
 
     @property
     def deployment_name(self) -> str:
+        """The engine's name in the catalog (and its Serve deployment, unless it is grouped)."""
         return self.name or deployment_name(self.task, self.model)
 
+    @property
+    def serve_deployment(self) -> str:
+        """The Ray Serve deployment that runs this engine."""
+        return group_deployment_name(self.group) if self.group else self.deployment_name
+
     def options(self, defaults: DeploymentOptions) -> DeploymentOptions:
-        return DeploymentOptions.model_validate(self.model_dump(exclude={"task", "model", "name"})).merged_over(defaults)
+        return DeploymentOptions.model_validate(
+            self.model_dump(exclude={"task", "model", "name", "group"})).merged_over(defaults)
 
 
 class ExpertsConfig(BaseModel):
     """The whole experts application (a YAML file, or the `args` of a Ray Serve config)."""
 
     model_config = ConfigDict(extra="forbid")
-    # 0.1 logical CPU a replica: a laptop's cores hold every engine (Ray's CPUs only schedule).
+    # 0.1 logical CPU a replica, for a config that lists its deployments (Ray's CPUs only schedule: mind
+    # that 21 of them fill 2 CPUs); without `deployments`, sizing.py sizes the groups to the node.
     defaults: DeploymentOptions = Field(default_factory=lambda: DeploymentOptions(
         ray_actor_options=RayActorOptions(num_cpus=0.1)))
     deployments: list[ExpertSpec] | None = Field(
@@ -117,13 +144,26 @@ class ExpertsConfig(BaseModel):
                                description="Modules to import in every replica first, so the engines they @register exist.")
     gateway: DeploymentOptions = Field(default_factory=lambda: DeploymentOptions(
         num_replicas=1, max_ongoing_requests=200, ray_actor_options=RayActorOptions(num_cpus=0)))
+    groups: dict[str, DeploymentOptions] = Field(
+        default_factory=dict, description="Options of each group's shared deployment (over `defaults`).")
 
     @model_validator(mode="after")
     def _unique_names(self) -> "ExpertsConfig":
         names = [spec.deployment_name for spec in self.deployments or []]
+        names += sorted({group_deployment_name(spec.group) for spec in self.deployments or [] if spec.group})
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(f"deployment names must be unique; repeated: {', '.join(twice)}")
+        if self.deployments is not None:
+            named = {spec.group for spec in self.deployments}
+        else:  # the default groups engines by their task's family (sizing.py)
+            from langchain_hugginggpt.tools.tasks import TASKS
+
+            named = {spec.family for spec in TASKS.values()}
+        unused = sorted(set(self.groups) - named)
+        if unused:
+            raise ValueError(f"groups {', '.join(unused)} have options, but no engine is in them "
+                             f"(groups here: {', '.join(sorted(g for g in named if g)) or 'none'})")
         return self
 
     @classmethod
@@ -141,6 +181,11 @@ class ExpertsConfig(BaseModel):
             return cls.model_validate(data)
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from None
+
+
+def group_deployment_name(group: str) -> str:
+    """The Ray Serve deployment of a group of engines, e.g. `experts--language`."""
+    return f"experts--{group}"
 
 
 def deployment_name(task: str, model: str) -> str:

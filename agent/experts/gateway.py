@@ -2,7 +2,8 @@
 
     GET  /experts          every deployed engine with its Ray Serve status (model selection reads it)
     POST /experts/{name}   run a task on a deployment: an `ExpertRequest` in, an `ExpertReply` out (JSON)
-    GET  /health           200 while the gateway runs, with the Serve application's name
+    GET  /health           200 once every deployment of the application is serving, else 503; both with
+                           {"app", "ready", "app_status", "deployments": {name: status}, "not_ready": {name: why}}
 
 Errors are JSON `{"detail": ...}` naming the deployment: 404 when it does not exist, 503 when
 it is not healthy, its replica died twice or it is at capacity, 422 when the engine failed.
@@ -24,6 +25,7 @@ from langchain_hugginggpt.agent.experts.protocol import (
     ExpertRequest,
     ExpertUnavailable,
 )
+from langchain_hugginggpt.agent.experts.readiness import brief, readiness
 from langchain_hugginggpt.tools.base import ExpertError
 
 api = FastAPI(title="HuggingGPT experts")
@@ -39,16 +41,10 @@ def deployment_statuses(app_name: str) -> dict[str, tuple[str, str]]:
             for name, d in application.deployments.items()}
 
 
-def brief(message: str) -> str:
-    """Ray's status message without the replica's traceback: its first sentence and the error line."""
-    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
-    if len(lines) <= 2:
-        return " ".join(lines)
-    return f"{lines[0].split(' Error:')[0]} {lines[-1]}"
-
-
 def with_statuses(infos: list[ExpertInfo], statuses: dict[str, tuple[str, str]]) -> list[ExpertInfo]:
-    return [info.model_copy(update=dict(zip(("status", "message"), statuses.get(info.name, ("MISSING", "")))))
+    # An engine's status is its deployment's (a group's, for a grouped engine).
+    return [info.model_copy(update=dict(zip(("status", "message"),
+                                            statuses.get(info.serve_deployment, ("MISSING", "")))))
             for info in infos]
 
 
@@ -65,7 +61,7 @@ def _error(status: int, detail: str) -> JSONResponse:
 @serve.ingress(api)
 class ExpertsGateway:
     def __init__(self, experts: dict[str, Any], infos: list[dict[str, Any]]) -> None:
-        self.handles = experts  # deployment name -> DeploymentHandle
+        self.handles = experts  # Serve deployment name -> DeploymentHandle (an engine's, or a group's)
         self.infos = {info["name"]: ExpertInfo.model_validate(info) for info in infos}
         self.app_name = serve.get_replica_context().app_name
         self._statuses: tuple[float, dict[str, tuple[str, str]]] = (0.0, {})
@@ -79,8 +75,10 @@ class ExpertsGateway:
         return with_statuses(list(self.infos.values()), statuses)
 
     @api.get("/health")
-    async def health(self) -> dict[str, str]:
-        return {"status": "ok", "app": self.app_name}  # the app name lets a client in the cluster use handles
+    async def health(self) -> JSONResponse:
+        # Read fresh: a load balancer or `experts serve` polls this to learn the moment all are ready.
+        state = await asyncio.to_thread(readiness, self.app_name)
+        return JSONResponse(state.model_dump(), status_code=200 if state.ready else 503)
 
     @api.get("/experts")
     async def list_experts(self) -> list[dict[str, Any]]:
@@ -88,8 +86,8 @@ class ExpertsGateway:
 
     @api.post("/experts/{name}")
     async def run_expert(self, name: str, request: Request) -> Response:
-        if name not in self.handles:
-            return _error(404, f"no expert deployment named {name!r}; deployed: {', '.join(sorted(self.handles))}")
+        if name not in self.infos:
+            return _error(404, f"no expert deployment named {name!r}; deployed: {', '.join(sorted(self.infos))}")
         info = next(i for i in await self.catalog() if i.name == name)
         if not info.healthy:
             return _error(503, unavailable_message(info))
@@ -97,8 +95,9 @@ class ExpertsGateway:
             task = ExpertRequest.model_validate_json(await request.body())
         except ValueError as exc:
             return _error(422, f"not an expert request: {exc}")
+        task.engine = name
         try:
-            reply = await acall_expert(self.handles[name], name, task)
+            reply = await acall_expert(self.handles[info.serve_deployment], name, task)
         except (CapacityError, ExpertUnavailable) as exc:
             return _error(503, str(exc))
         except ExpertError as exc:

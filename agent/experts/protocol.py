@@ -27,15 +27,19 @@ class ExpertRequest(BaseModel):
 
     inputs: dict[str, Any] = Field(default_factory=dict, description="Text slots.")
     files: dict[str, MediaFile] = Field(default_factory=dict, description="Media slots.")
+    engine: str | None = Field(None, description="The engine's catalog name: which engine of a group's deployment "
+                                                 "runs the task (the gateway sets it from the route).")
 
 
 class ServedBy(BaseModel):
-    """Where a task ran: the Ray Serve deployment and the replica in it."""
+    """Where a task ran: the Ray Serve deployment and the replica in it (and the engine, in a group's)."""
 
     deployment: str
     replica: str
+    engine: str | None = None
     app: str | None = None
     node: str | None = None
+    node_id: str | None = Field(None, description="The Ray node's id (nodes on one machine share `node`, the IP).")
 
 
 class ExpertReply(BaseModel):
@@ -59,6 +63,11 @@ class ExpertInfo(BaseModel):
     request_cues: str | None = None
     status: str = "UNKNOWN"
     message: str = ""
+    deployment: str = Field("", description="The Ray Serve deployment that runs it (a group's); empty: `name`.")
+
+    @property
+    def serve_deployment(self) -> str:
+        return self.deployment or self.name
 
     @property
     def healthy(self) -> bool:

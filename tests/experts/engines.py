@@ -67,3 +67,28 @@ class NeedsAMissingModule(Engine):
 
     def run(self, inputs, workspace):
         raise AssertionError("never runs")
+
+
+START_SECONDS = 12.0  # well past a gateway start, so the 1 s timeout case sees it still starting
+
+
+@register
+class SlowToStart(Engine):
+    """Takes START_SECONDS to construct in a replica (as a model load at start would), so its deployment
+    stays UPDATING for a while: a task sent then must wait for it, not fail."""
+
+    task = "text2text-generation"
+    model_id = "test/slow-to-start"
+    description = "Starts slowly, then echoes the text (test engine)."
+
+    def __init__(self) -> None:
+        try:
+            from ray import serve
+
+            serve.get_replica_context()  # raises outside a replica: the test runner's process never waits
+        except Exception:
+            return
+        time.sleep(START_SECONDS)
+
+    def run(self, inputs, workspace):
+        return ExpertOutput(model=self.model_id, result={"generated_text": inputs["text"]}, text=inputs["text"])

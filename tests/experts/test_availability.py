@@ -85,3 +85,44 @@ def _pinned(task_id: int, model: str):
     from langchain_hugginggpt.agent.schema import Selection
 
     return Selection(task_id=task_id, model_id=model, reason="pinned by the test")
+
+
+SLOW_START_APP = "slow-start-experts"
+
+
+@pytest.mark.parametrize("transport", ["http", "handles"])
+def test_a_task_sent_while_its_deployment_starts_waits_for_it(experts_cluster, workspace, transport):
+    """Sent the moment the application is deployed (its replica still constructing, UPDATING): the task
+    waits and runs; with a start timeout shorter than the start, it fails naming the deployment."""
+    from langchain_hugginggpt.agent.experts.serving import deploy
+
+    config = {"imports": ["tests.experts.engines"], "defaults": {"ray_actor_options": {"num_cpus": 0.25}},
+              "deployments": [{"task": "text2text-generation", "model": "test/slow-to-start"}]}
+    deploy(build_app(config), SLOW_START_APP, "/slow-start")
+    try:
+        def experts(timeout: float) -> RemoteExperts:
+            target = HttpTransport(f"{experts_cluster.url}/slow-start") if transport == "http" else f"ray:{SLOW_START_APP}"
+            return RemoteExperts(target, start_timeout_s=timeout)
+
+        if transport == "http":  # the gateway may itself be starting: wait until it answers the catalog
+            _until(lambda: experts(0).catalog())
+        with pytest.raises(ExpertUnavailable, match="text2text-generation--test_slow-to-start.*UPDATING.*still "
+                                                    "starting after 1 s"):
+            experts(1).resolve_engine("text2text-generation", "test/slow-to-start")
+        output = experts(120).resolve_engine("text2text-generation", "test/slow-to-start").run({"text": "hi"}, workspace)
+        assert output.text == "hi" and output.served_by["deployment"] == "text2text-generation--test_slow-to-start"
+    finally:
+        serve.delete(SLOW_START_APP)
+
+
+def _until(call, timeout: float = 120.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return call()
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)

@@ -46,6 +46,14 @@ def test_experts_serve_joins_the_cluster_serves_and_stops_cleanly(experts_cluste
         assert result["served_by"]["deployment"] == "summarization--sumy-lexrank"
         assert result["served_by"]["app"] == "cli-experts"
 
+        # A second one with the same application name on this cluster is refused, not redeployed over it.
+        second = subprocess.run([*CLI, "experts", "serve", "--config", str(config), "--app-name", "cli-experts"],
+                                env=env, capture_output=True, text=True, timeout=180)
+        said = " ".join(second.stderr.split())
+        assert second.returncode == 2 and "already runs an application named 'cli-experts'" in said, said[-1000:]
+        health = httpx.get(f"{url}/health", timeout=30).json()
+        assert health["ready"] is True, health  # the first one untouched
+
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=120) == 0
         assert "experts stopped" in server.stdout.read()
