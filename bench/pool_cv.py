@@ -11,8 +11,8 @@ prompts/corpus/pool/requests.jsonl); "reworded" is hf_dev.jsonl as it is. Each f
 exactly as `hugginggpt train planner` does (corpus writers and pool readers as the cross-fitting groups, the same
 number of groups) on the corpus and the other folds, and the link model on their gold links; the link model's rows
 are collected once for every row (with the first fold's detector placing the gold tasks; a held-out row's link rows
-never train its fold's link model). The old planner's pool figures are `sets old`'s: it never saw the pool, so the
-whole pool is held out from it. A row's fold: crc32 of its id mod k. Results: bench/data/pool_cv.json (one key per
+never train its fold's link model). The old planner (`--old`: the models before the pool, which never saw it) plans
+the same held-out rows. A row's fold: crc32 of its id mod k. Results: bench/data/pool_cv.json (one key per
 run, merged).
 """
 
@@ -30,7 +30,8 @@ from typing import Any
 
 from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples, predict, report
 from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
-from langchain_hugginggpt.agent.planners.links import LinkModel
+from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
+from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel
 from langchain_hugginggpt.agent.planners.train import (
     STACK_GROUPS, Embedder, GoldTaskPlanner, fit_detector, pool_rows, training_rows)
 
@@ -95,15 +96,17 @@ def fold_of(sample_id: str, k: int) -> int:
     return zlib.crc32(sample_id.encode()) % k
 
 
-def run_cv(k: int, log) -> dict[str, Any]:
+def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None) -> dict[str, Any]:
     tools = ToolSet.load(HF_TOOLS)
     tasks = tools.our_tasks()
     rows = training_rows()  # (writer, sample, is_pool)
     samples = [s for _, s, _ in rows]
     embed = Embedder()  # each text embedded once across folds (the detectors' MiniLM scorers read through it)
-    predictions: dict[str, list] = {"new": []}
+    predictions: dict[str, list] = {"new": [], "old": []}
+    models = old or DETECTOR_MODEL.parent
+    shipped = LearnedPlanner(models / DETECTOR_MODEL.name, tasks=tasks, links=models / LINK_MODEL.name)
     seconds, link_rows = [], None
-    for fold in range(k):
+    for fold in (only or range(k)):
         train = [i for i, (_, s, is_pool) in enumerate(rows) if not (is_pool and fold_of(s.id, k) == fold)]
         test = [s for _, s, is_pool in rows if is_pool and fold_of(s.id, k) == fold]
         start = time.perf_counter()
@@ -120,10 +123,12 @@ def run_cv(k: int, log) -> dict[str, Any]:
         links = LinkModel.fit([r for i in train for r in link_rows[i]])
         seconds.append(time.perf_counter() - start)
         predictions["new"] += predict(test, LearnedPlanner(detector, tasks=tasks, links=links), tools)
+        predictions["old"] += predict(test, shipped, tools)
         log(f"fold {fold + 1}/{k}: {len(train)} training rows, {len(test)} held out, trained in {seconds[-1]:.0f} s; "
-            + json.dumps({m: report(predictions["new"][-len(test):], tools)[m] for m in METRICS}))
+            + json.dumps({n: {m: report(p[-len(test):], tools)[m] for m in METRICS} for n, p in predictions.items()}))
     out = {name: {**summary(report(p, tools)), "empty_plans": empty_plans(p)} for name, p in predictions.items()}
     out["train_s_per_fold"] = round(statistics.mean(seconds), 1)
+    out["folds_run"] = [f + 1 for f in (only or range(k))]
     return out
 
 
@@ -135,12 +140,19 @@ def main(argv: list[str] | None = None) -> int:
     sets.add_argument("--no-pool", action="store_true", help="leave out the pool (a planner trained on it)")
     cv = sub.add_parser("cv", help="k-fold cross-validation on the pool by id")
     cv.add_argument("--folds", type=int, default=3)
+    cv.add_argument("--only", type=int, nargs="+", metavar="F",
+                    help="run only these folds (1-based; the rest of the pool is still trained on)")
+    cv.add_argument("--old", type=Path, metavar="DIR",
+                    help="the old planner's task_detector.npz and link_model.npz (default: the shipped ones), e.g. "
+                         "from `git show 17b0ce2:agent/planners/models/...`")
     args = parser.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.what == "sets":
         key, result = f"sets {args.label}", run_sets(args.label, not args.no_pool, log)
     else:
-        key, result = f"cv {args.folds} folds", run_cv(args.folds, log)
+        only = [f - 1 for f in args.only] if args.only else None
+        key = f"cv {args.folds} folds" + (f" (folds {' '.join(map(str, args.only))})" if only else "")
+        result = run_cv(args.folds, log, only, args.old)
     saved = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.is_file() else {}
     saved[key] = {"measured": time.strftime("%Y-%m-%d %H:%M"), **result}
     RESULTS.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
