@@ -4,11 +4,12 @@ cross-validation on ids, and the measuring sets, old planner against new.
     python bench/pool_cv.py sets --label old          # the shipped planner: the whole pool (held out: it never saw it),
                                                      # hf_dev in both wordings, the fresh and the generator-style sets
     python bench/pool_cv.py cv --folds 3             # pool folds by id: trained on the corpus + the other folds
-    hugginggpt train planner && python bench/pool_cv.py sets --label new --no-pool   # after retraining
+    hugginggpt train planner --pool --out /tmp/new/task_detector.npz     # retrained on the corpus and the pool, then
+    python bench/pool_cv.py sets --label new --no-pool --detector /tmp/new/task_detector.npz --links /tmp/new/link_model.npz
 
 hf_dev "official" is hf_dev.jsonl's labels with the request in TaskBench's own wording (the same ids in
 prompts/corpus/pool/requests.jsonl); "reworded" is hf_dev.jsonl as it is. Each fold of `cv` trains the task detector
-exactly as `hugginggpt train planner` does (corpus writers and pool readers as the cross-fitting groups, the same
+exactly as `hugginggpt train planner --pool` does (corpus writers and pool readers as the cross-fitting groups, the same
 number of groups) on the corpus and the other folds, and the link model on their gold links; the link model's rows
 are collected once for every row (with the first fold's detector placing the gold tasks; a held-out row's link rows
 never train its fold's link model). The old planner (`--old`: the models before the pool, which never saw it) plans
@@ -80,9 +81,9 @@ def measuring_sets(folder: Path, pool: bool) -> dict[str, list]:
     return sets
 
 
-def run_sets(label: str, pool: bool, log) -> dict[str, Any]:
+def run_sets(label: str, pool: bool, log, detector: Path | None = None, links: Path | None = None) -> dict[str, Any]:
     tools = ToolSet.load(HF_TOOLS)
-    planner = LearnedPlanner(tasks=tools.our_tasks())
+    planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, samples in measuring_sets(Path(tmp), pool).items():
@@ -96,7 +97,8 @@ def fold_of(sample_id: str, k: int) -> int:
     return zlib.crc32(sample_id.encode()) % k
 
 
-def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None) -> dict[str, Any]:
+def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
+           groups: int = STACK_GROUPS) -> dict[str, Any]:
     tools = ToolSet.load(HF_TOOLS)
     tasks = tools.our_tasks()
     rows = training_rows()  # (writer, sample, is_pool)
@@ -111,7 +113,7 @@ def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None) 
         test = [s for _, s, is_pool in rows if is_pool and fold_of(s.id, k) == fold]
         start = time.perf_counter()
         detector = fit_detector([rows[i][1] for i in train], [rows[i][0] for i in train], embed=embed,
-                                folds=STACK_GROUPS)
+                                folds=groups)
         if link_rows is None:  # every row's candidate links with its gold tasks placed, once (module docstring)
             collect = GoldTaskPlanner(samples, detector, tools=tools)
             link_rows = []
@@ -129,6 +131,7 @@ def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None) 
     out = {name: {**summary(report(p, tools)), "empty_plans": empty_plans(p)} for name, p in predictions.items()}
     out["train_s_per_fold"] = round(statistics.mean(seconds), 1)
     out["folds_run"] = [f + 1 for f in (only or range(k))]
+    out["stacker_groups"] = groups
     return out
 
 
@@ -138,21 +141,26 @@ def main(argv: list[str] | None = None) -> int:
     sets = sub.add_parser("sets", help="the shipped planner on the measuring sets (and the whole pool)")
     sets.add_argument("--label", required=True, help="the key the results go under (e.g. old, new)")
     sets.add_argument("--no-pool", action="store_true", help="leave out the pool (a planner trained on it)")
+    sets.add_argument("--detector", type=Path, help="a task_detector.npz other than the shipped one")
+    sets.add_argument("--links", type=Path, help="a link_model.npz other than the shipped one")
     cv = sub.add_parser("cv", help="k-fold cross-validation on the pool by id")
     cv.add_argument("--folds", type=int, default=3)
     cv.add_argument("--only", type=int, nargs="+", metavar="F",
                     help="run only these folds (1-based; the rest of the pool is still trained on)")
+    cv.add_argument("--groups", type=int, default=STACK_GROUPS,
+                    help=f"the stacker's held-out groups of writers (default {STACK_GROUPS}, as training; fewer is faster)")
     cv.add_argument("--old", type=Path, metavar="DIR",
                     help="the old planner's task_detector.npz and link_model.npz (default: the shipped ones), e.g. "
                          "from `git show 17b0ce2:agent/planners/models/...`")
     args = parser.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.what == "sets":
-        key, result = f"sets {args.label}", run_sets(args.label, not args.no_pool, log)
+        key, result = f"sets {args.label}", run_sets(args.label, not args.no_pool, log, args.detector, args.links)
     else:
         only = [f - 1 for f in args.only] if args.only else None
         key = f"cv {args.folds} folds" + (f" (folds {' '.join(map(str, args.only))})" if only else "")
-        result = run_cv(args.folds, log, only, args.old)
+        key += f", {args.groups} stacker groups" if args.groups != STACK_GROUPS else ""
+        result = run_cv(args.folds, log, only, args.old, args.groups)
     saved = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.is_file() else {}
     saved[key] = {"measured": time.strftime("%Y-%m-%d %H:%M"), **result}
     RESULTS.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
