@@ -7,7 +7,8 @@ names, the stacker on out-of-fold evidence where each writer's rows are scored b
 the other writers (`writers.json` in the corpus folder says who wrote which shard; a shard it does not
 name is its own writer). Writes agent/planners/models/task_detector.npz (package data). The same shards
 give the same model up to floating-point rounding (a retrain on another day moved hf_dev node F1 by 0.4).
-Then the link model (links.py): the planner places and wires each row's gold task set, and a regression
+With `--pool`, the labelled pool of TaskBench's own requests (pool/shard_*.jsonl in the corpus folder) too, its
+readers as writers (not the default yet: docs/benchmarks.md, issue 33). Then the link model (links.py): the planner places and wires each row's gold task set, and a regression
 learns from the gold links which of the rules' links to keep, move or add. Writes link_model.npz beside
 the detector.
 """
@@ -39,6 +40,10 @@ log = logging.getLogger(__name__)
 CORPUS = Path(__file__).resolve().parents[2] / "prompts" / "corpus"
 DEFAULT_C = 10.0  # the scorers' logistic regressions
 STACK_C = 1.0  # the stacker's
+# With the pool (`train planner --pool`), the stacker's evidence comes from this many held-out groups of writers
+# (corpus writers and pool readers dealt round-robin): 30 writers and readers one by one would be 30 scorer fits on
+# ~13,000 rows, over the 30 minutes training may take on 2 cores. bench/pool_cv.py cross-validates with the same number.
+STACK_GROUPS = 6
 
 
 def corpus_dir() -> Path:
@@ -71,6 +76,37 @@ def corpus_rows(folder: str | Path | None = None) -> list[tuple[dict[str, Any], 
     known = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     rows = [({"writer": f.name, "round": 0, **known.get(f.name, {})}, s) for f in files for s in load_samples(f)]
     log.info("corpus: %d rows from %s", len(rows), ", ".join(f.name for f in files))
+    return rows
+
+
+def pool_dir(corpus: str | Path | None = None) -> Path:
+    """The labelled pool of TaskBench's own requests: pool/ in the corpus folder."""
+    return (Path(corpus) if corpus else corpus_dir()) / "pool"
+
+
+def pool_rows(folder: str | Path | None = None) -> list[tuple[str, Sample]]:
+    """(reader, row) for every labelled pool row (pool/shard_*.jsonl: whatever shards exist; none is no error).
+    A reader plays a writer's part in the cross-fitting: `pool-<reader>`."""
+    folder = Path(folder) if folder else pool_dir()
+    out = []
+    for path in sorted(folder.glob("shard_*.jsonl")):
+        readers = [json.loads(line).get("reader", path.stem) for line in path.read_text(encoding="utf-8").splitlines()
+                   if line.strip()]
+        samples = load_samples(path)
+        if len(samples) != len(readers):
+            raise ValueError(f"{path}: unreadable rows")
+        out += [(f"pool-{r}", s) for r, s in zip(readers, samples)]
+    log.info("pool: %d rows from %s", len(out), folder)
+    return out
+
+
+def training_rows(corpus: str | Path | None = None, pool: str | Path | None | bool = None
+                  ) -> list[tuple[str, Sample, bool]]:
+    """(writer or reader, row, is a pool row): the corpus's written rows, then the labelled pool's (`pool`: its
+    folder, default the corpus folder's pool/; False: none)."""
+    rows = [(w, s, False) for w, s in load_corpus_by_writer(corpus)]
+    if pool is not False:
+        rows += [(r, s, True) for r, s in pool_rows(pool or pool_dir(corpus))]
     return rows
 
 
@@ -207,23 +243,29 @@ def link_rows(samples: Sequence[Sample], detector: TaskDetector) -> list[tuple[d
 
 def train_planner(corpus: str | Path | None = None, out: str | Path = DETECTOR_MODEL, c: float = DEFAULT_C,
                   threshold: float = DEFAULT_THRESHOLD, veto: float = DEFAULT_VETO,
-                  links_out: str | Path | None = None) -> dict[str, Any]:
-    """Train on the corpus and save; returns what was done (rows, seconds, files and sizes). `links_out`:
-    where the link model goes (default: beside the detector, as link_model.npz)."""
+                  links_out: str | Path | None = None, pool: str | Path | None | bool = False) -> dict[str, Any]:
+    """Train on the corpus (and with `pool`, True or its folder, the labelled pool too, the stacker's evidence then
+    from STACK_GROUPS groups of writers and readers) and save; returns what was done (rows, seconds, files and
+    sizes). `links_out`: where the link model goes (default: beside the detector, as link_model.npz)."""
     start = time.perf_counter()
-    rows = load_corpus_by_writer(corpus)
-    samples = [s for _, s in rows]
-    detector = fit_detector(samples, [w for w, _ in rows], c=c, threshold=threshold, veto=veto)
+    rows = training_rows(corpus, None if pool is True else pool)
+    samples = [s for _, s, _ in rows]
+    detector = fit_detector(samples, [w for w, _, _ in rows], c=c, threshold=threshold, veto=veto,
+                            folds=None if pool is False else STACK_GROUPS)
     path = detector.save(out)
     link_path = LinkModel.fit(link_rows(samples, detector)).save(links_out or Path(path).with_name(LINK_MODEL.name))
-    return {"rows": len(rows), "writers": len({w for w, _ in rows}), "seconds": round(time.perf_counter() - start, 1),
+    return {"rows": len(rows), "pool_rows": sum(p for _, _, p in rows), "writers": len({w for w, _, _ in rows}),
+            "seconds": round(time.perf_counter() - start, 1),
             "model": str(path), "bytes": path.stat().st_size, "links": str(link_path), "link_bytes": link_path.stat().st_size}
 
 
 def cmd_train_planner(args: argparse.Namespace) -> int:
-    result = train_planner(args.corpus, args.out, args.c, args.threshold, args.veto)
-    print(f"trained the task detector and the link model on {result['rows']} corpus rows from {result['writers']} "
-          f"writers in {result['seconds']} s: {result['model']} ({result['bytes'] / 1e6:.1f} MB), "
+    result = train_planner(args.corpus, args.out, args.c, args.threshold, args.veto,
+                           pool=bool(args.pool))
+    print(f"trained the task detector and the link model on {result['rows']} rows "
+          f"({result['rows'] - result['pool_rows']} corpus, {result['pool_rows']} pool) "
+          f"from {result['writers']} writers and readers in {result['seconds']} s: "
+          f"{result['model']} ({result['bytes'] / 1e6:.1f} MB), "
           f"{result['links']} ({result['link_bytes'] / 1e3:.0f} kB)")
     return 0
 
@@ -236,6 +278,9 @@ def add_commands(subparsers: Any) -> None:
     planner.add_argument("--corpus", help="folder of shard_*.jsonl (default: prompts/corpus)")
     planner.add_argument("--out", default=str(DETECTOR_MODEL),
                          help="where to write the detector; the link model goes beside it (default: the shipped ones)")
+    planner.add_argument("--pool", action="store_true",
+                         help="also the labelled pool of TaskBench's requests (<corpus>/pool/shard_*.jsonl); not the "
+                              "default: measured against the shipped model in docs/benchmarks.md (issue 33), not shipped")
     planner.add_argument("--c", type=positive_number, default=DEFAULT_C, help="inverse regularisation of the scorers' regressions")
     planner.add_argument("--threshold", type=probability, default=DEFAULT_THRESHOLD,
                          help="probability from which the detector adds a task no rule found")

@@ -248,7 +248,7 @@ def test_train_command_writes_a_model_that_plans(tmp_path, capsys):
         (tmp_path / shard.name).write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "model.npz"
     assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(out)]) == 0
-    assert "300 corpus rows from 2 writers" in capsys.readouterr().out
+    assert "300 rows (300 corpus, 0 pool) from 2 writers" in capsys.readouterr().out
     links = tmp_path / "link_model.npz"  # the link model goes beside the detector
     assert links.is_file()
     planner = LearnedPlanner(out, links=links)

@@ -1,0 +1,171 @@
+"""The learned planner on TaskBench's own requests (issue 33): the labelled pool (prompts/corpus/pool/) by k-fold
+cross-validation on ids, and the measuring sets, old planner against new.
+
+    python bench/pool_cv.py sets --label old          # the shipped planner: the whole pool (held out: it never saw it),
+                                                     # hf_dev in both wordings, the fresh and the generator-style sets
+    python bench/pool_cv.py cv --folds 3             # pool folds by id: trained on the corpus + the other folds
+    hugginggpt train planner --pool --out /tmp/new/task_detector.npz     # retrained on the corpus and the pool, then
+    python bench/pool_cv.py sets --label new --no-pool --detector /tmp/new/task_detector.npz --links /tmp/new/link_model.npz
+
+hf_dev "official" is hf_dev.jsonl's labels with the request in TaskBench's own wording (the same ids in
+prompts/corpus/pool/requests.jsonl); "reworded" is hf_dev.jsonl as it is. Each fold of `cv` trains the task detector
+exactly as `hugginggpt train planner --pool` does (corpus writers and pool readers as the cross-fitting groups, the same
+number of groups) on the corpus and the other folds, and the link model on their gold links; the link model's rows
+are collected once for every row (with the first fold's detector placing the gold tasks; a held-out row's link rows
+never train its fold's link model). The old planner (`--old`: the models before the pool, which never saw it) plans
+the same held-out rows. A row's fold: crc32 of its id mod k. Results: bench/data/pool_cv.json (one key per
+run, merged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples, predict, report
+from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
+from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
+from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel
+from langchain_hugginggpt.agent.planners.train import (
+    STACK_GROUPS, Embedder, GoldTaskPlanner, fit_detector, pool_rows, training_rows)
+
+ROOT = Path(__file__).resolve().parents[1]
+FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"
+GENERATOR_DEV = ROOT / "bench" / "data" / "generator_dev" / "dev.jsonl"
+REQUESTS = ROOT / "prompts" / "corpus" / "pool" / "requests.jsonl"
+RESULTS = ROOT / "bench" / "data" / "pool_cv.json"
+METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
+
+
+def summary(r: dict[str, Any]) -> dict[str, Any]:
+    out = {"n": r["n"], **{m: r[m] for m in METRICS}, "latency_ms_median": r["latency_ms_median"],
+           "invalid_plans": r["invalid_plans"]}
+    out["by_type"] = {t: {m: v[m] for m in ("node_f1", "edge_f1")} for t, v in r["by_type"].items()}
+    return out
+
+
+def empty_plans(predictions: list) -> int:
+    return sum(not p.nodes for p in predictions)
+
+
+def hf_dev_official(folder: Path) -> Path:
+    """hf_dev.jsonl with each request swapped for its official wording (requests.jsonl, same id)."""
+    official = {}
+    for line in REQUESTS.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            official[str(row["id"])] = row["user_request"]
+    out = []
+    for line in Path(HF_DEV).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            row["instruction"] = official[str(row["id"])]
+            out.append(json.dumps(row))
+    path = folder / "hf_dev_official.jsonl"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
+def measuring_sets(folder: Path, pool: bool) -> dict[str, list]:
+    sets = {"hf_dev official": load_samples(hf_dev_official(folder)), "hf_dev reworded": load_samples(HF_DEV),
+            "fresh": load_samples(FRESH), "generator-style": load_samples(GENERATOR_DEV)}
+    if pool:
+        sets["pool (all, held out)"] = [s for _, s in pool_rows()]
+    return sets
+
+
+def run_sets(label: str, pool: bool, log, detector: Path | None = None, links: Path | None = None) -> dict[str, Any]:
+    tools = ToolSet.load(HF_TOOLS)
+    planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, samples in measuring_sets(Path(tmp), pool).items():
+            predictions = predict(samples, planner, tools)
+            out[name] = {**summary(report(predictions, tools)), "empty_plans": empty_plans(predictions)}
+            log(json.dumps({"planner": label, "set": name, **{k: v for k, v in out[name].items() if k != "by_type"}}))
+    return out
+
+
+def fold_of(sample_id: str, k: int) -> int:
+    return zlib.crc32(sample_id.encode()) % k
+
+
+def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
+           groups: int = STACK_GROUPS) -> dict[str, Any]:
+    tools = ToolSet.load(HF_TOOLS)
+    tasks = tools.our_tasks()
+    rows = training_rows()  # (writer, sample, is_pool)
+    samples = [s for _, s, _ in rows]
+    embed = Embedder()  # each text embedded once across folds (the detectors' MiniLM scorers read through it)
+    predictions: dict[str, list] = {"new": [], "old": []}
+    models = old or DETECTOR_MODEL.parent
+    shipped = LearnedPlanner(models / DETECTOR_MODEL.name, tasks=tasks, links=models / LINK_MODEL.name)
+    seconds, link_rows = [], None
+    for fold in (only or range(k)):
+        train = [i for i, (_, s, is_pool) in enumerate(rows) if not (is_pool and fold_of(s.id, k) == fold)]
+        test = [s for _, s, is_pool in rows if is_pool and fold_of(s.id, k) == fold]
+        start = time.perf_counter()
+        detector = fit_detector([rows[i][1] for i in train], [rows[i][0] for i in train], embed=embed,
+                                folds=groups)
+        if link_rows is None:  # every row's candidate links with its gold tasks placed, once (module docstring)
+            collect = GoldTaskPlanner(samples, detector, tools=tools)
+            link_rows = []
+            for sample in samples:
+                collect.rows = []
+                collect.plan(sample.request)
+                link_rows.append(collect.rows)
+            log(f"link rows for {len(samples)} rows in {time.perf_counter() - start:.0f} s (with the fold's fit)")
+        links = LinkModel.fit([r for i in train for r in link_rows[i]])
+        seconds.append(time.perf_counter() - start)
+        predictions["new"] += predict(test, LearnedPlanner(detector, tasks=tasks, links=links), tools)
+        predictions["old"] += predict(test, shipped, tools)
+        log(f"fold {fold + 1}/{k}: {len(train)} training rows, {len(test)} held out, trained in {seconds[-1]:.0f} s; "
+            + json.dumps({n: {m: report(p[-len(test):], tools)[m] for m in METRICS} for n, p in predictions.items()}))
+    out = {name: {**summary(report(p, tools)), "empty_plans": empty_plans(p)} for name, p in predictions.items()}
+    out["train_s_per_fold"] = round(statistics.mean(seconds), 1)
+    out["folds_run"] = [f + 1 for f in (only or range(k))]
+    out["stacker_groups"] = groups
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    sets = sub.add_parser("sets", help="the shipped planner on the measuring sets (and the whole pool)")
+    sets.add_argument("--label", required=True, help="the key the results go under (e.g. old, new)")
+    sets.add_argument("--no-pool", action="store_true", help="leave out the pool (a planner trained on it)")
+    sets.add_argument("--detector", type=Path, help="a task_detector.npz other than the shipped one")
+    sets.add_argument("--links", type=Path, help="a link_model.npz other than the shipped one")
+    cv = sub.add_parser("cv", help="k-fold cross-validation on the pool by id")
+    cv.add_argument("--folds", type=int, default=3)
+    cv.add_argument("--only", type=int, nargs="+", metavar="F",
+                    help="run only these folds (1-based; the rest of the pool is still trained on)")
+    cv.add_argument("--groups", type=int, default=STACK_GROUPS,
+                    help=f"the stacker's held-out groups of writers (default {STACK_GROUPS}, as training; fewer is faster)")
+    cv.add_argument("--old", type=Path, metavar="DIR",
+                    help="the old planner's task_detector.npz and link_model.npz (default: the shipped ones), e.g. "
+                         "from `git show 17b0ce2:agent/planners/models/...`")
+    args = parser.parse_args(argv)
+    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    if args.what == "sets":
+        key, result = f"sets {args.label}", run_sets(args.label, not args.no_pool, log, args.detector, args.links)
+    else:
+        only = [f - 1 for f in args.only] if args.only else None
+        key = f"cv {args.folds} folds" + (f" (folds {' '.join(map(str, args.only))})" if only else "")
+        key += f", {args.groups} stacker groups" if args.groups != STACK_GROUPS else ""
+        result = run_cv(args.folds, log, only, args.old, args.groups)
+    saved = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.is_file() else {}
+    saved[key] = {"measured": time.strftime("%Y-%m-%d %H:%M"), **result}
+    RESULTS.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
