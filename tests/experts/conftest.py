@@ -7,6 +7,7 @@ import os
 import shutil
 import socket
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,14 +80,25 @@ def forget_test_engines() -> None:
             unregister(value.task, value.model_id)
 
 
+@contextmanager
+def replica_environment(markers: Path):
+    """The environment Ray's workers inherit while a test cluster runs, restored after: replicas are processes of
+    their own, which find the tests' engines through PYTHONPATH and leave their markers in `markers`."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(MARKERS_ENV, str(markers))
+        env.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p))
+        env.setenv("HF_HUB_OFFLINE", os.environ.get("HF_HUB_OFFLINE", "1"))
+        yield
+
+
 @pytest.fixture(scope="package")  # started once, and stopped before the rest of the suite runs
 def experts_cluster(tmp_path_factory):
     markers = tmp_path_factory.mktemp("replica-markers")
-    # Replicas are processes of their own: they find the tests' engines through PYTHONPATH.
-    saved = {name: os.environ.get(name) for name in (MARKERS_ENV, "PYTHONPATH", "HF_HUB_OFFLINE")}
-    os.environ[MARKERS_ENV] = str(markers)
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with replica_environment(markers):
+        yield from _experts_cluster(markers)
+
+
+def _experts_cluster(markers: Path):
     ray.init(num_cpus=4, include_dashboard=False, object_store_memory=200 * 2**20,
              logging_level="warning", configure_logging=False)
     port = free_port()
@@ -98,11 +110,6 @@ def experts_cluster(tmp_path_factory):
         serve.shutdown()
         ray.shutdown()
         forget_test_engines()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 @pytest.fixture

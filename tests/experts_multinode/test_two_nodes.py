@@ -6,10 +6,8 @@ Its own package: a driver joins one cluster, and tests/experts' cluster is down 
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -23,12 +21,10 @@ from langchain_hugginggpt.agent.experts.client import HttpTransport
 from langchain_hugginggpt.agent.experts.controller import REPLICA_HEADER, build_controller_app
 from langchain_hugginggpt.agent.experts.protocol import ExpertUnavailable
 from langchain_hugginggpt.agent.workspace import Workspace
-from tests.experts.conftest import free_port, forget_test_engines
-from tests.experts.engines import MARKERS_ENV
+from tests.experts.conftest import forget_test_engines, free_port, replica_environment
 
 pytestmark = pytest.mark.slow  # two real Ray nodes; runs in CI
 
-REPO = Path(__file__).resolve().parents[2]
 NOTE = ("Ray Serve runs each expert as a deployment. Every deployment has replicas. The controller sends each task "
         "to the deployment of its model. A worker gets its inputs as bytes.")
 ON_WORKER = {"num_cpus": 0.25, "resources": {"worker_node": 1}}
@@ -38,10 +34,11 @@ HANG_GUARD_S = 240  # a bound on a stuck call, not a speed claim
 @pytest.fixture(scope="module")
 def two_nodes(tmp_path_factory):
     markers = tmp_path_factory.mktemp("markers")
-    saved = {name: os.environ.get(name) for name in (MARKERS_ENV, "PYTHONPATH", "HF_HUB_OFFLINE")}
-    os.environ[MARKERS_ENV] = str(markers)
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with replica_environment(markers):
+        yield from _two_nodes(markers)
+
+
+def _two_nodes(markers):
     cluster = Cluster(initialize_head=True, head_node_args={
         "num_cpus": 2, "include_dashboard": False, "object_store_memory": 100 * 2**20})
     worker = cluster.add_node(num_cpus=1, resources={"worker_node": 4}, object_store_memory=100 * 2**20)
@@ -61,11 +58,6 @@ def two_nodes(tmp_path_factory):
         ray.shutdown()
         cluster.shutdown()
         forget_test_engines()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def test_a_deployment_pinned_to_the_worker_node_serves_there_also_through_two_controller_replicas(
