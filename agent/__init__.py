@@ -7,7 +7,7 @@
 
 import os
 
-from langchain_hugginggpt.agent.lazy import lazy_exports
+from langchain_hugginggpt.core.lazy import lazy_exports
 
 # llama.cpp (the local LLM) runs its threads with OpenMP, which by default spin while they wait at each step's
 # barrier. Beside other busy threads (an expert's onnxruntime or torch pool, other processes) they stall: chat
@@ -17,19 +17,19 @@ from langchain_hugginggpt.agent.lazy import lazy_exports
 # loads it, both later than this import.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-# Exports resolve lazily: the tools layer imports agent.schema/agent.workspace, and
-# the agent imports the tools layer, so eager imports here would be circular.
+# Exports resolve lazily: `import langchain_hugginggpt.agent` stays cheap (no LangChain chains, no LangGraph)
+# until a name is used. The data types and the workspace live in the core layer and are re-exported here.
 _EXPORTS = {
     "TaskExecutor": "executor", "resolve_args": "executor",
     "HuggingGPT": "hugginggpt", "HuggingGPTInput": "hugginggpt",
     "HuggingGPTState": "graph", "build_graph": "graph", "task_tools": "graph",
     "load_llm": "llms",
-    "LLMPlanner": "planning", "PlannerOutput": "planners",
-    "Candidate": "schema", "HuggingGPTResult": "schema", "Plan": "schema", "Selection": "schema",
-    "StageEvent": "schema", "Task": "schema", "TaskResult": "schema",
-    "ModelSelector": "selection", "RegistryCandidates": "selection",
-    "PlanError": "validation", "validate_plan": "validation",
-    "Workspace": "workspace",
+    "LLMPlanner": "llm_planner", "PlannerOutput": "langchain_hugginggpt.planning",
+    "Candidate": "langchain_hugginggpt.core.schema", "HuggingGPTResult": "langchain_hugginggpt.core.schema", "Plan": "langchain_hugginggpt.core.schema", "Selection": "langchain_hugginggpt.core.schema",
+    "StageEvent": "langchain_hugginggpt.core.schema", "Task": "langchain_hugginggpt.core.schema", "TaskResult": "langchain_hugginggpt.core.schema",
+    "ModelSelector": "selection", "RegistryCandidates": "langchain_hugginggpt.tools.candidates",
+    "PlanError": "langchain_hugginggpt.planning.validation", "validate_plan": "langchain_hugginggpt.planning.validation",
+    "Workspace": "langchain_hugginggpt.core.workspace",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -144,7 +144,7 @@ def checkpoint_time(iso: str) -> float:
 def sqlite_checkpointer(path: str | Path | None = None) -> ThreadedSqliteSaver:
     """A checkpointer on a SQLite file (default: `checkpoints.sqlite3` in the data folder)."""
     if path is None:
-        from langchain_hugginggpt.retriever.paths import data_dir
+        from langchain_hugginggpt.core.paths import data_dir
 
         path = data_dir() / CHECKPOINTS_NAME
     path = Path(path)

@@ -19,10 +19,10 @@ from typing import Any, Awaitable, Callable
 
 from langchain_core.runnables import RunnableConfig
 
-from langchain_hugginggpt.agent.schema import REFERENCE_RE, Plan, Selection, Task, TaskResult, references_in
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.schema import REFERENCE_RE, Plan, Selection, Task, TaskResult, references_in
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import ExpertTool
-from langchain_hugginggpt.tools.tasks import TASKS
+from langchain_hugginggpt.core.tasks import TASKS
 
 
 @functools.cache

@@ -39,10 +39,10 @@ from pydantic import ValidationError
 from typing_extensions import TypedDict
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT, HuggingGPTInput, _run_sync, recent_history
-from langchain_hugginggpt.agent.schema import (Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult,
+from langchain_hugginggpt.core.schema import (Candidate, HuggingGPTResult, Plan, Selection, StageEvent, Task, TaskResult,
                                               content_text, request_problem)
-from langchain_hugginggpt.agent.validation import PlanError, validate_plan
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.planning.validation import PlanError, validate_plan
+from langchain_hugginggpt.core.workspace import Workspace
 
 NAME = "hugginggpt"  # the answer's `name`, telling it apart from other AI messages in a shared `messages`
 ROLES = {"human": "user", "ai": "assistant", "system": "system"}

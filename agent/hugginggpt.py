@@ -26,13 +26,13 @@ from langchain_core.runnables.config import patch_config
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.planners import PlannerOutput
-from langchain_hugginggpt.agent.planning import ChatLog, LLMPlanner, chat_log_text
+from langchain_hugginggpt.planning import PlannerOutput
+from langchain_hugginggpt.agent.llm_planner import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
-from langchain_hugginggpt.agent.schema import (
+from langchain_hugginggpt.core.schema import (
     MAX_REQUEST_CHARS, HuggingGPTResult, Plan, StageEvent, Task, TaskResult, content_text, request_problem)
 from langchain_hugginggpt.agent.selection import ModelSelector
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.prompts import render
 
 PlannerName = Literal["auto", "learned", "retrieval", "llm"]
@@ -125,7 +125,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     @field_validator("experts", mode="before")
     @classmethod
     def _connect_experts(cls, value: Any) -> Any:
-        from langchain_hugginggpt.agent.experts.client import RemoteExperts
+        from langchain_hugginggpt.experts.client import RemoteExperts
 
         return RemoteExperts(value) if isinstance(value, str) else value
 
@@ -317,7 +317,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         except ValueError as exc:  # PlanError or unparseable JSON
             if planned is None or not planned.plan.tasks:
                 raise
-            from langchain_hugginggpt.agent.validation import PlanTruncated
+            from langchain_hugginggpt.planning.validation import PlanTruncated
 
             # Said, not swallowed: the label names why, the details and the log hold the whole message.
             why = "cut off" if isinstance(exc, PlanTruncated) else "invalid"
@@ -330,7 +330,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         """The offline planner: the one named, or for `auto`/`llm` the default (learned where installed),
         told which tasks this agent's models can run."""
         try:
-            from langchain_hugginggpt.agent.planners import default_planner
+            from langchain_hugginggpt.planning import default_planner
         except ImportError:
             return None
         planner = default_planner(self.planner if self.planner in OFFLINE_PLANNERS else "auto")
@@ -338,7 +338,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
 
     def _candidate_source(self) -> Any:
         """Where model selection finds candidates: the one given, the deployed experts, else the tools registry."""
-        from langchain_hugginggpt.agent.selection import RegistryCandidates
+        from langchain_hugginggpt.tools.candidates import RegistryCandidates
 
         if self.candidate_source is not None:
             return self.candidate_source

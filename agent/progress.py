@@ -3,7 +3,7 @@ stream, MCP progress notifications)."""
 
 from __future__ import annotations
 
-from langchain_hugginggpt.agent.schema import StageEvent
+from langchain_hugginggpt.core.schema import StageEvent
 
 
 def progress_line(event: StageEvent) -> str | None:

@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from langchain_hugginggpt.agent.schema import HuggingGPTResult, TaskResult
+from langchain_hugginggpt.core.schema import HuggingGPTResult, TaskResult
 from langchain_hugginggpt.prompts import render
 
 MAX_RESULT_CHARS = 1500

@@ -15,14 +15,14 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterator
 
-from langchain_hugginggpt.agent.schema import HuggingGPTResult
+from langchain_hugginggpt.core.schema import HuggingGPTResult
 
 LOG_NAME = "runs.jsonl"
 log = logging.getLogger(__name__)
 
 
 def log_path() -> Path:
-    from langchain_hugginggpt.retriever.paths import data_dir
+    from langchain_hugginggpt.core.paths import data_dir
 
     return data_dir() / LOG_NAME
 
@@ -99,8 +99,8 @@ async def areplay(record: dict[str, Any], agent: Any) -> HuggingGPTResult:
     """Execute a logged plan again with its logged model choices, then respond."""
     from langchain_hugginggpt.agent.executor import TaskExecutor
     from langchain_hugginggpt.agent.response import Responder
-    from langchain_hugginggpt.agent.schema import Plan, Selection
-    from langchain_hugginggpt.agent.validation import validate_plan
+    from langchain_hugginggpt.core.schema import Plan, Selection
+    from langchain_hugginggpt.planning.validation import validate_plan
 
     if not isinstance(record.get("request"), str):
         raise ValueError(f"logged run {record.get('id')} has no request: it cannot be replayed")

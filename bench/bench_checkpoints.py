@@ -64,8 +64,8 @@ class Conversation:
     """One conversation on a checkpoint file of its own, pruned or not, and what its turns cost."""
 
     def __init__(self, pruning: bool, scratch: Path) -> None:
-        from langchain_hugginggpt.agent.server.conversations import ConversationThreads
-        from langchain_hugginggpt.agent.workspace import Workspace
+        from langchain_hugginggpt.server.conversations import ConversationThreads
+        from langchain_hugginggpt.core.workspace import Workspace
 
         self.mode = "on" if pruning else "off"
         workspace = Workspace(scratch / "workspace")

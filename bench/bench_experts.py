@@ -58,10 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     import ray
     from ray import serve
 
-    from langchain_hugginggpt.agent.experts import APP_NAME, RemoteExperts
-    from langchain_hugginggpt.agent.experts.app import build_app
-    from langchain_hugginggpt.agent.experts.client import HttpTransport
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.experts import APP_NAME, RemoteExperts
+    from langchain_hugginggpt.experts.app import build_app
+    from langchain_hugginggpt.experts.client import HttpTransport
+    from langchain_hugginggpt.core.workspace import Workspace
     from langchain_hugginggpt.tools.registry import resolve_engine
 
     folder = Path(tempfile.mkdtemp(prefix="bench-experts-"))

@@ -70,7 +70,7 @@ def burst(url: str, requests: int, concurrency: int) -> tuple[list[float], float
 def measure(label: str, options: dict, url: str, app: str, args: argparse.Namespace) -> None:
     from ray import serve
 
-    from langchain_hugginggpt.agent.experts.app import build_app
+    from langchain_hugginggpt.experts.app import build_app
 
     config = {"imports": ["tests.experts.engines"],
               "deployments": [{"task": "text2text-generation", "model": "test/slow-upper-writer",

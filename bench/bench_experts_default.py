@@ -41,7 +41,7 @@ def free_port() -> int:
 def per_engine_config(folder: Path) -> Path:
     """The former default: every engine that runs here, its own deployment, 0.1 CPU each."""
     from langchain_hugginggpt.tools.registry import available_engines
-    from langchain_hugginggpt.tools.tasks import TASKS
+    from langchain_hugginggpt.core.tasks import TASKS
 
     lines = ["defaults:", "  ray_actor_options: {num_cpus: 0.1}", "deployments:"]
     lines += [f"  - {{task: {task}, model: '{cls.model_id}'}}" for task in TASKS for cls in available_engines(task)]
@@ -81,9 +81,9 @@ def wait_ready(url: str, server: subprocess.Popen) -> tuple[float | None, dict]:
 
 def one_task_per_family(url: str, folder: Path) -> list[str]:
     """Sent at once when ready: a task for each family's deployment, each engine loading on its first task."""
-    from langchain_hugginggpt.agent.experts import RemoteExperts
-    from langchain_hugginggpt.agent.experts.client import HttpTransport
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.experts import RemoteExperts
+    from langchain_hugginggpt.experts.client import HttpTransport
+    from langchain_hugginggpt.core.workspace import Workspace
 
     image = folder / "street.jpg"
     image.write_bytes((ROOT / "examples" / "street.jpg").read_bytes())
@@ -113,7 +113,7 @@ def run(label: str, config: Path | None, folder: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "HUGGINGGPT_EXPERTS")}
-    command = [sys.executable, "-m", "langchain_hugginggpt.agent.cli", "experts", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "langchain_hugginggpt.cli.main", "experts", "serve", "--port", str(port)]
     if config:
         command += ["--config", str(config)]
     log = open(folder / f"{label}.log", "w")

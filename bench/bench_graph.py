@@ -50,7 +50,7 @@ def run(runs: int, turns: int) -> dict:
     from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
     from langchain_hugginggpt.agent.graph import build_graph
     from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
     scratch = Path(tempfile.mkdtemp(prefix="bench-graph-"))
     os.environ["HUGGINGGPT_HOME"] = str(scratch / "home")  # the run log goes here, for both fronts alike

@@ -17,8 +17,8 @@ import time
 
 from docs_section import print_or_write
 
-from langchain_hugginggpt.agent.planners import default_planner
-from langchain_hugginggpt.agent.schema import MAX_REQUEST_CHARS
+from langchain_hugginggpt.planning import default_planner
+from langchain_hugginggpt.core.schema import MAX_REQUEST_CHARS
 
 LENGTHS = (5_000, 10_000, MAX_REQUEST_CHARS)
 SHAPES = {  # name -> (unit of text, the request around it)

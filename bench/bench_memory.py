@@ -54,7 +54,7 @@ CHAT_MARK = "I found no task for an expert model"  # how the agent begins a chat
 
 def chat_requests(n: int, seed: int = 0) -> list[str]:
     """`n` distinct small-talk requests in which the retrieval planner finds no task."""
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     planner = default_planner()
     texts = [f"{o} {q.format(t)} {c}" for o, q, t, c in itertools.product(OPENERS, QUESTIONS, TOPICS, CLOSERS)]
@@ -79,7 +79,7 @@ def free_port() -> int:
 def start_server(home: Path, port: int, log: Path) -> subprocess.Popen:
     env = {**os.environ, "HUGGINGGPT_HOME": str(home), "HF_HUB_OFFLINE": "1"}
     with log.open("wb") as sink:  # a file, not a pipe: a full pipe would block the server
-        proc = subprocess.Popen([sys.executable, "-m", "langchain_hugginggpt.agent.cli", "serve", "--llm", "local",
+        proc = subprocess.Popen([sys.executable, "-m", "langchain_hugginggpt.cli.main", "serve", "--llm", "local",
                                  "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
                                 env=env, stdout=sink, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 300
@@ -106,7 +106,7 @@ def prefix_reuse() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
-    from langchain_hugginggpt.agent.planning import LLMPlanner
+    from langchain_hugginggpt.agent.llm_planner import LLMPlanner
     from langchain_hugginggpt.prompts import render
 
     calls = [("plan", "Detect the objects in street.jpg"), ("chat", "Hello, how are you?"),

@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_DEV as DATA  # noqa: E402 (shipped with the package)
-from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS  # noqa: E402
+from langchain_hugginggpt.planning.taskbench import HF_DEV as DATA  # noqa: E402 (shipped with the package)
+from langchain_hugginggpt.planning.taskbench import HF_TOOLS  # noqa: E402
 from docs_section import replace_section  # noqa: E402 (bench/, beside this script)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ RESULTS_DIR = ROOT / "bench" / "data"
 HEADING = "## Planning (TaskBench)"
 OFFLINE = ("retrieval", "learned")
 
-NOTES = """How the retrieval planner works (agent/planners/): task cues written from the task definitions (lexicon.py;
+NOTES = """How the retrieval planner works (planning/): task cues written from the task definitions (lexicon.py;
 typed families such as "classify", "generate" or "segment" resolve to a task by the modality they act on, families.py),
 question detection (a polite "could you ...?" is a request unless it asks to learn something), a phrasebook
 (phrasebook.py: ~900 short clauses expanded from our own templates) matched by TF-IDF against each clause no cue
@@ -74,7 +74,7 @@ wording, part carries over. Its requests are cleaner than TaskBench's (no tool n
 each), so its absolute numbers run higher than the development sample's.
 """
 
-LEARNED_NOTES = """The learned planner (agent/planners/learned.py; `auto`, the agent's default offline planner where the
+LEARNED_NOTES = """The learned planner (planning/learned.py; `auto`, the agent's default offline planner where the
 `planner` extra is installed, else the retrieval planner): the rules propose tasks and a task detector trained on the
 back-instruct corpus (prompts/corpus, 7,200 requests, twenty-four writers in six rounds of voices) decides. Its evidence
 for each task (detector.py): two learned scorers (taskset.py: TF-IDF over words 1-2 and characters 2-5 with quotes and
@@ -92,7 +92,7 @@ as the fresh set's gold reads "work out what dish it is"); a request whose every
 scores under 0.05 asks for nothing ("Hello!": no plan); one whose chosen tasks cannot run gets the likeliest task that
 can, among those scored 0.05 or more (empty plans: 1 of 146 on hf_dev, a request to talk about a topic that scores
 every task under 0.05; none on the fresh set). Slots and links: the retrieval planner's wiring, then the link model
-(links.py, below). `hugginggpt train planner` retrains both (agent/planners/models/task_detector.npz and link_model.npz: arrays only, loaded with `allow_pickle=False`, so the file runs
+(links.py, below). `hugginggpt train planner` retrains both (planning/models/task_detector.npz and link_model.npz: arrays only, loaded with `allow_pickle=False`, so the file runs
 no code and reads under any scikit-learn release; it records the rules it was trained beside).
 
 As the agent's planner it is told what the deployment can run (`for_deployment(can_run)`; the agent asks its candidate
@@ -169,7 +169,7 @@ fresh set. Round 5's loose wording is harder to wire, as TaskBench's is; on its 
 step that takes a file or the request's words where the plan feeds it an earlier output (115 of 213 missed links),
 then a link from the wrong earlier step (70). It is a development set on our side for learned wiring.
 
-Learned links (2026-11-27, third session): the link model (agent/planners/links.py) takes a second look at every link
+Learned links (2026-11-27, third session): the link model (planning/links.py) takes a second look at every link
 the wiring rules made. For each step and each other step whose output fits one of its slots, a logistic regression
 gives P(the step takes that output) from the rules' own choice (one feature among others), where the two steps are
 named (next to each other, one clause, how many steps apart, which comes first), the last words between them and the
@@ -226,7 +226,7 @@ planner leaves out, the detector scores 79 under 0.05 and 13 more under 0.1, so 
 steps the request never asks for in words (a depth map and a segmentation before "edit its main object to blue", a
 question answered before a video "that explains the core message"). The corpus cannot teach those: a second
 reading confirms that each corpus request asks for exactly its graph. Planning now applies the fitted TF-IDF without
-importing scikit-learn (agent/planners/taskset.py, `FittedTfidf`: the same analyzer, sublinear tf, idf and norm from
+importing scikit-learn (planning/taskset.py, `FittedTfidf`: the same analyzer, sublinear tf, idf and norm from
 the shipped arrays, tested against scikit-learn's own transform); scikit-learn and SciPy took about a second of the
 ready time. Seven new processes each, interleaved: ready in 0.89 s median, against 1.79 s with scikit-learn's import
 added back. Measured and not kept: joining a plan that falls into unlinked parts by the likeliest link between them
@@ -403,7 +403,7 @@ on being first and nothing on the score. Trained on the whole corpus as shipped,
 was.
 
 Declined steps (ninth session). "Don't detect objects in street.jpg, just caption it" planned the detection. A
-negation right before a task's cue or before the name of what a step makes (agent/planners/declined.py: don't, no
+negation right before a task's cue or before the name of what a step makes (planning/declined.py: don't, no
 need to, skip, rather than, instead of, without, no, not, never mind, forget) now blanks those words in the masked
 request, for both planners; a negation of anything else ("I don't speak German", "don't forget to", "not only")
 stays. Two sets of 60 requests (45 declining a step, 15 controls), written apart by helpers from the tool list alone,
@@ -481,8 +481,8 @@ CodeLlama-13b 53.16 / 14.64 / 32.06 / 18.87."""
 
 
 def run(planner_name: str, llm: str | None, retrieval_help: bool, data: Path, tool_list: Path | None = None) -> dict:
-    from langchain_hugginggpt.agent.eval.cli import make_planner
-    from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
+    from langchain_hugginggpt.cli.eval import make_planner
+    from langchain_hugginggpt.planning.taskbench import ToolSet, evaluate, find_tool_list
 
     tools = ToolSet.load(tool_list or find_tool_list(data))
     planner = make_planner(planner_name, tools.our_tasks(), llm, retrieval_help=retrieval_help)
@@ -490,7 +490,7 @@ def run(planner_name: str, llm: str | None, retrieval_help: bool, data: Path, to
 
 
 def rows(label: str, result: dict) -> list[str]:
-    from langchain_hugginggpt.agent.eval.cli import METRICS
+    from langchain_hugginggpt.cli.eval import METRICS
 
     def cell(value) -> str:
         return "-" if value is None else f"{value:.2f}"
@@ -505,10 +505,10 @@ def rows(label: str, result: dict) -> list[str]:
 
 def bank_self_check() -> dict:
     """Leave-one-out on our own example bank: each example planned with the others as the bank."""
-    from langchain_hugginggpt.agent.eval.taskbench import ToolSet, plan_to_nodes, score
-    from langchain_hugginggpt.agent.planners.bank import ExampleBank, load_examples
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
-    from langchain_hugginggpt.tools.tasks import TASKS
+    from langchain_hugginggpt.planning.taskbench import ToolSet, plan_to_nodes, score
+    from langchain_hugginggpt.planning.bank import ExampleBank, load_examples
+    from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
+    from langchain_hugginggpt.core.tasks import TASKS
 
     tools = ToolSet(names=tuple(TASKS), output_types={n: s.output for n, s in TASKS.items()})
     examples = load_examples()
@@ -522,8 +522,8 @@ def bank_self_check() -> dict:
 
 def halves(data: Path) -> list[dict]:
     """The retrieval planner on the even and the odd lines: how stable the numbers are."""
-    from langchain_hugginggpt.agent.eval.taskbench import ToolSet, find_tool_list, load_samples, predict, report
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+    from langchain_hugginggpt.planning.taskbench import ToolSet, find_tool_list, load_samples, predict, report
+    from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 
     tools = ToolSet.load(find_tool_list(data))
     samples = load_samples(data)
@@ -536,14 +536,14 @@ def learned_footprint() -> str:
     import subprocess
     import tempfile
 
-    from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
-    from langchain_hugginggpt.agent.planners.links import LINK_MODEL
-    from langchain_hugginggpt.agent.planners.train import train_planner
+    from langchain_hugginggpt.planning.detector import DETECTOR_MODEL
+    from langchain_hugginggpt.planning.links import LINK_MODEL
+    from langchain_hugginggpt.planning.training import train_planner
 
     # In a fresh process, so that the imports count too: the libraries, then our code and the model (the detector's
     # arrays and the packaged MiniLM's onnxruntime session), then a first plan.
     timing = ("import time; t = [time.perf_counter()]; import onnxruntime; "
-              "t.append(time.perf_counter()); from langchain_hugginggpt.agent.planners.learned import LearnedPlanner; "
+              "t.append(time.perf_counter()); from langchain_hugginggpt.planning.learned import LearnedPlanner; "
               "p = LearnedPlanner(); t.append(time.perf_counter()); p.plan('caption a.jpg'); t.append(time.perf_counter()); "
               "print(*(b - a for a, b in zip(t, t[1:])))")
     # One run to warm the disk cache, then the run of median total of five: a single run moves by ~0.5 s.
@@ -552,7 +552,7 @@ def learned_footprint() -> str:
     libraries, model, first = sorted(runs, key=sum)[2]
     with tempfile.TemporaryDirectory() as folder:
         trained = train_planner(out=Path(folder) / "task_detector.npz")
-    return (f"Learned planner: model {DETECTOR_MODEL.stat().st_size / 1e6:.1f} MB (agent/planners/models/task_detector.npz, "
+    return (f"Learned planner: model {DETECTOR_MODEL.stat().st_size / 1e6:.1f} MB (planning/models/task_detector.npz, "
             f"arrays only, plus the packaged MiniLM, quantized to int8 once in the cache) and link model "
             f"{LINK_MODEL.stat().st_size / 1e3:.0f} kB (link_model.npz), ready to plan in "
             f"{libraries + model + first:.2f} s (median of five new processes): {libraries:.2f} s importing onnxruntime (planning "
@@ -634,8 +634,8 @@ def cv_lines() -> list[str]:
 
 def helper_stats(data: Path, name: str = "retrieval") -> list[str]:
     """What the LLM chain gets from an offline planner, and how well the confidence separates good plans."""
-    from langchain_hugginggpt.agent.eval.cli import offline_planner
-    from langchain_hugginggpt.agent.eval.taskbench import ToolSet, find_tool_list, load_samples, plan_to_nodes, score
+    from langchain_hugginggpt.cli.eval import offline_planner
+    from langchain_hugginggpt.planning.taskbench import ToolSet, find_tool_list, load_samples, plan_to_nodes, score
 
     tools = ToolSet.load(find_tool_list(data))
     samples = load_samples(data)
@@ -664,7 +664,7 @@ def helper_stats(data: Path, name: str = "retrieval") -> list[str]:
 
 
 def section(results: list[tuple[str, str, dict]], data: Path, extra: list[str] = ()) -> str:
-    name = "agent/eval/data/hf_dev.jsonl (shipped with the package)" if data == DATA.resolve() else str(data)
+    name = "planning/data/hf_dev.jsonl (shipped with the package)" if data == DATA.resolve() else str(data)
     lines = [
         HEADING, "",
         f"Development sample `{name}` "

@@ -34,7 +34,7 @@ from langchain_hugginggpt.retriever import CandidateRetriever, ModelCatalog, Mod
 from langchain_hugginggpt.retriever.embeddings import DEFAULT_EMBEDDING_NAME, default_embeddings  # noqa: E402
 from langchain_hugginggpt.retriever.index import REFINE_FACTOR, CatalogIndex, text_hash  # noqa: E402
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_DEV as TASKBENCH  # noqa: E402 (shipped with the package)
+from langchain_hugginggpt.planning.taskbench import HF_DEV as TASKBENCH  # noqa: E402 (shipped with the package)
 from langchain_hugginggpt.retriever.catalog import P0_MODELS as P0  # noqa: E402
 from docs_section import replace_section  # noqa: E402 (bench/, beside this script)
 

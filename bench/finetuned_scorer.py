@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples
-from langchain_hugginggpt.agent.planners.taskset import TfidfTaskSet, model_text
-from langchain_hugginggpt.agent.planners.text import parse
-from langchain_hugginggpt.agent.planners.train import corpus_rows, task_labels
+from langchain_hugginggpt.planning.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples
+from langchain_hugginggpt.planning.taskset import TfidfTaskSet, model_text
+from langchain_hugginggpt.planning.text import parse
+from langchain_hugginggpt.planning.training import corpus_rows, task_labels
 
 FRESH = Path(__file__).resolve().parent / "data" / "fresh_hf.jsonl"
 THRESHOLDS = (0.3, 0.5, 0.7)

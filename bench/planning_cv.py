@@ -27,11 +27,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_TOOLS, ToolSet, predict, report
-from langchain_hugginggpt.agent.planners.detector import FEATURES, TaskDetector
-from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
-from langchain_hugginggpt.agent.planners.retrieval import RULE_SOURCES, RetrievalPlanner
-from langchain_hugginggpt.agent.planners.train import (
+from langchain_hugginggpt.planning.taskbench import HF_TOOLS, ToolSet, predict, report
+from langchain_hugginggpt.planning.detector import FEATURES, TaskDetector
+from langchain_hugginggpt.planning.learned import LearnedPlanner
+from langchain_hugginggpt.planning.retrieval import RULE_SOURCES, RetrievalPlanner
+from langchain_hugginggpt.planning.training import (
     Embedder, GoldTaskPlanner, corpus_rows, fit_detector, load_corpus_by_writer)
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
@@ -155,7 +155,7 @@ def round_gain(added: int, log=print, held_out: Sequence[int] | None = None) -> 
 
 def wiring_with_gold_tasks(log=print) -> list[dict[str, Any]]:
     """Edge and argument F1 with the gold tasks given, on each corpus round, hf_dev and the fresh set."""
-    from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, load_samples
+    from langchain_hugginggpt.planning.taskbench import HF_DEV, load_samples
 
     tools = ToolSet.load(HF_TOOLS)
     rows = corpus_rows()
@@ -173,7 +173,7 @@ def links_across_rounds(log=print) -> list[dict[str, Any]]:
     """The link model against the wiring rules, each writing round held out in turn, with the gold tasks
     given: the model is trained on the other rounds' gold links. (The rows' tasks are placed with the
     shipped detector's clause scores, which saw every round; the links were learned without the round.)"""
-    from langchain_hugginggpt.agent.planners.links import LinkModel
+    from langchain_hugginggpt.planning.links import LinkModel
 
     tools = ToolSet.load(HF_TOOLS)
     rows = corpus_rows()
@@ -198,8 +198,8 @@ def links_across_rounds(log=print) -> list[dict[str, Any]]:
 def example_bank_check(log=print) -> list[dict[str, Any]]:
     """A check across wording: trained on the whole corpus, planning our example bank (prompts/examples,
     requests written for the retrieval planner's bank, not in the corpus), restricted to the HF tools."""
-    from langchain_hugginggpt.agent.eval.taskbench import plan_to_nodes, score
-    from langchain_hugginggpt.agent.planners.bank import load_examples
+    from langchain_hugginggpt.planning.taskbench import plan_to_nodes, score
+    from langchain_hugginggpt.planning.bank import load_examples
 
     hf = ToolSet.load(HF_TOOLS)
     tasks = hf.our_tasks()

@@ -29,11 +29,11 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from langchain_hugginggpt.agent.eval.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples, predict, report
-from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
-from langchain_hugginggpt.agent.planners.detector import DETECTOR_MODEL
-from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel
-from langchain_hugginggpt.agent.planners.train import (
+from langchain_hugginggpt.planning.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples, predict, report
+from langchain_hugginggpt.planning.learned import LearnedPlanner
+from langchain_hugginggpt.planning.detector import DETECTOR_MODEL
+from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel
+from langchain_hugginggpt.planning.training import (
     STACK_GROUPS, Embedder, GoldTaskPlanner, fit_detector, pool_rows, training_rows)
 
 ROOT = Path(__file__).resolve().parents[1]

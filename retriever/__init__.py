@@ -7,13 +7,13 @@
     retriever.candidates("text-classification", "sentiment of Spanish financial news", k=5)
 """
 
-from langchain_hugginggpt.agent.lazy import lazy_exports
+from langchain_hugginggpt.core.lazy import lazy_exports
 
 # Exports resolve lazily, as in the agent package: the planner embeds with the packaged MiniLM
 # (embeddings.py) and needs none of the catalog's or FAISS retrieval's imports.
 _EXPORTS = {
     "P0_MODELS": "catalog", "ImportReport": "catalog", "ModelCatalog": "catalog", "builtin_records": "catalog",
-    "default_embeddings": "embeddings", "data_dir": "paths", "CatalogError": "records", "ModelRecord": "records",
+    "default_embeddings": "embeddings", "CatalogError": "records", "ModelRecord": "records",
     "CandidateRetriever": "retriever", "CatalogCandidates": "retriever", "ScoreWeights": "retriever",
     "task_context": "retriever",
 }

@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from langchain_hugginggpt.retriever.cards import DEFAULT_MAX_CHARS
-from langchain_hugginggpt.retriever.paths import data_dir
+from langchain_hugginggpt.core.paths import data_dir
 from langchain_hugginggpt.retriever.records import (
     HUB_ID,
     SOURCE_PRECEDENCE,
@@ -29,7 +29,7 @@ from langchain_hugginggpt.retriever.records import (
     Source,
     record_from_p0,
 )
-from langchain_hugginggpt.tools.tasks import TASKS
+from langchain_hugginggpt.core.tasks import TASKS
 
 logger = logging.getLogger(__name__)
 

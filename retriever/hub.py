@@ -13,7 +13,7 @@ from typing import Any
 
 from langchain_hugginggpt.retriever.cards import DEFAULT_MAX_CHARS
 from langchain_hugginggpt.retriever.records import CatalogError, ModelRecord, record_from_p0
-from langchain_hugginggpt.tools.tasks import TASKS
+from langchain_hugginggpt.core.tasks import TASKS
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from langchain_hugginggpt.tools.paths import cache_dir
+from langchain_hugginggpt.core.paths import cache_dir
 
 logger = logging.getLogger(__name__)
 ONNX_FILE = "all-MiniLM-L6-v2.onnx"

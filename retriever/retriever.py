@@ -25,10 +25,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from langchain_hugginggpt.agent.schema import REFERENCE_RE, Candidate, Task
+from langchain_hugginggpt.core.schema import REFERENCE_RE, Candidate, Task
 from langchain_hugginggpt.retriever.catalog import ModelCatalog
 from langchain_hugginggpt.retriever.index import CatalogIndex
-from langchain_hugginggpt.retriever.paths import data_dir
+from langchain_hugginggpt.core.paths import data_dir
 from langchain_hugginggpt.retriever.records import ModelRecord
 from langchain_hugginggpt.tools.base import fit_rank, offer_stand_in
 from langchain_hugginggpt.tools.registry import engine_class

@@ -34,9 +34,9 @@ def test_the_pool_has_at_least_5000_rows_each_passing_the_checker():
 
 def test_each_row_holds_its_request_unchanged_and_none_is_measured_on():
     assert all(REQUESTS[r["id"]] == r["instruction"] for r in ROWS)
-    measured = {r["id"] for name in ("agent/eval/data/hf_dev.jsonl", "bench/data/fresh_hf.jsonl")
+    measured = {r["id"] for name in ("planning/data/hf_dev.jsonl", "bench/data/fresh_hf.jsonl")
                 for r in _rows(ROOT / name)}
-    measured_text = {r["instruction"] for name in ("agent/eval/data/hf_dev.jsonl", "bench/data/fresh_hf.jsonl")
+    measured_text = {r["instruction"] for name in ("planning/data/hf_dev.jsonl", "bench/data/fresh_hf.jsonl")
                      for r in _rows(ROOT / name)}
     assert not measured & {r["id"] for r in ROWS}
     assert not measured_text & {r["instruction"] for r in ROWS}

@@ -1,14 +1,16 @@
-"""The wheel holds every module and data file of the four packages (pip install . must work)."""
+"""The wheel holds every module and data file of every top-level code folder (pip install . must work)."""
 
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("agent", "tools", "prompts", "retriever")
+# The folders pyproject.toml installs (core, tools, retriever, prompts, planning, experts, agent, server, cli).
+FOLDERS = tuple(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values())
 SUFFIXES = (".py", ".md", ".json", ".jsonl", ".mjs", ".html", ".js", ".css", ".npz")  # .npz: the learned planner's model
 
 
@@ -35,7 +37,7 @@ def test_wheel_contains_every_source_file(tmp_path):
     missing = sorted(expected - names)
     assert not missing, f"not in the wheel: {missing}"
     entry = [n for n in names if n.endswith("entry_points.txt")]
-    assert entry and "hugginggpt = langchain_hugginggpt.agent.cli:main" in zipfile.ZipFile(wheel).read(entry[0]).decode()
+    assert entry and "hugginggpt = langchain_hugginggpt.cli.main:main" in zipfile.ZipFile(wheel).read(entry[0]).decode()
 
 
 def test_the_planner_plans_without_the_tool_classes_the_http_client_or_scikit_learn():
@@ -49,7 +51,7 @@ def test_the_planner_plans_without_the_tool_classes_the_http_client_or_scikit_le
     MiniLMOnnx(int8=True)  # the one-time export (with torch) and quantization, here rather than in the timed process
     # scikit-learn and SciPy blocked: importing either raises, so `auto` must still choose and run the learned planner
     code = ("import sys; sys.modules.update(sklearn=None, scipy=None); "
-            "from langchain_hugginggpt.agent.planners import default_planner; planner = default_planner('auto'); "
+            "from langchain_hugginggpt.planning import default_planner; planner = default_planner('auto'); "
             "plan = planner.plan('caption photo.jpg and read the caption aloud').plan; "
             "print(planner.name, len(plan.tasks), ' '.join(m for m in ('langchain_hugginggpt.tools.base', "
             "'langchain_hugginggpt.retriever.catalog', 'httpx', 'langchain_core.tools', 'langchain_core.embeddings', "

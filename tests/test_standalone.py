@@ -1,7 +1,7 @@
 """The repository stands alone: nothing in it reads data from beside the checkout.
 
 A user has the repository and nothing next to it, so code, tests, notebooks, benchmarks and docs must use the
-copies that ship inside it (agent/eval/data, retriever/data). This fails on any reference to a sibling folder.
+copies that ship inside it (planning/data, retriever/data). This fails on any reference to a sibling folder.
 """
 
 from __future__ import annotations
@@ -53,6 +53,6 @@ def test_the_check_catches_the_spellings_seen_before(line):
 
 
 def test_shipped_data_carries_its_licence():
-    for folder in (ROOT / "agent" / "eval" / "data", ROOT / "retriever" / "data"):
+    for folder in (ROOT / "planning" / "data", ROOT / "retriever" / "data"):
         assert "MIT License" in (folder / "LICENSE").read_text(encoding="utf-8")
         assert "microsoft/JARVIS" in (folder / "README.md").read_text(encoding="utf-8")

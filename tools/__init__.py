@@ -5,15 +5,16 @@
     tool.invoke({"text": "Ada Lovelace lived in London."})
 """
 
-from langchain_hugginggpt.agent.lazy import lazy_exports
+from langchain_hugginggpt.core.lazy import lazy_exports
 
-# Exports resolve lazily, as in the agent package: the planner needs only the task table (tasks.py), not
+# Exports resolve lazily: a user of the task table (re-exported from core) does not import
 # LangChain's tool classes (base.py), whose import costs about a second.
 _EXPORTS = {
     "Engine": "base", "ExpertError": "base", "ExpertOutput": "base", "ExpertTool": "base",
     "all_tools": "registry", "available_engines": "registry", "engines_for": "registry", "register": "registry",
     "resolve_engine": "registry", "task_status": "registry",
-    "TASKS": "tasks", "TaskSpec": "tasks", "get_task": "tasks",
+    "TASKS": "langchain_hugginggpt.core.tasks", "TaskSpec": "langchain_hugginggpt.core.tasks",
+    "get_task": "langchain_hugginggpt.core.tasks",
 }
 __all__ = sorted(_EXPORTS)
 

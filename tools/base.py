@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from langchain_hugginggpt.agent.workspace import Workspace, WorkspaceError
-from langchain_hugginggpt.tools.tasks import TaskSpec, get_task
+from langchain_hugginggpt.core.workspace import Workspace, WorkspaceError
+from langchain_hugginggpt.core.tasks import TaskSpec, get_task
 
 
 def module_installed(name: str) -> bool:

@@ -13,7 +13,7 @@ import threading
 from collections import defaultdict
 
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertTool
-from langchain_hugginggpt.tools.tasks import TASKS, get_task
+from langchain_hugginggpt.core.tasks import TASKS, get_task
 
 # Modules under tools/engines that hold built-in engines, in preference order.
 BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
@@ -69,9 +69,9 @@ def _load_builtins() -> None:
 
 def _load_configured() -> None:
     """Models a configuration file names: the tools of MCP servers, where $HUGGINGGPT_MCP_EXPERTS names the
-    file (agent/mcp/experts.py; the `mcp` SDK is imported only then)."""
+    file (tools/mcp/experts.py; the `mcp` SDK is imported only then)."""
     if os.environ.get("HUGGINGGPT_MCP_EXPERTS"):
-        from langchain_hugginggpt.agent.mcp.experts import register_from_environment
+        from langchain_hugginggpt.tools.mcp.experts import register_from_environment
 
         register_from_environment()
 

@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent.parent / "agent" / "eval" / "data"
+DATA = HERE.parent.parent / "planning" / "data"
 
 SEED = 17
 N_GRAPHS = 3200

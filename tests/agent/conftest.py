@@ -77,7 +77,7 @@ def test_engines():
 
 @pytest.fixture
 def workspace(tmp_path):
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
     Image.new("RGB", (64, 48), (200, 30, 30)).save(tmp_path / "red.png")
     return Workspace(tmp_path)

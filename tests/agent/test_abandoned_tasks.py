@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.schema import Plan, Selection, Task
-from langchain_hugginggpt.agent.workspace import TaskAbandoned
+from langchain_hugginggpt.core.schema import Plan, Selection, Task
+from langchain_hugginggpt.core.workspace import TaskAbandoned
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput
 from langchain_hugginggpt.tools.registry import register, unregister
 

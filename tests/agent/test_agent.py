@@ -8,7 +8,7 @@ import pytest
 from langchain_core.runnables import RunnableLambda
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-from langchain_hugginggpt.agent.schema import Candidate
+from langchain_hugginggpt.core.schema import Candidate
 
 from .scripted import ScriptedChat
 

@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 
 def hugginggpt(*args, cwd, home):
-    env_cmd = [sys.executable, "-m", "langchain_hugginggpt.agent.cli", *args]
+    env_cmd = [sys.executable, "-m", "langchain_hugginggpt.cli.main", *args]
     return subprocess.run(env_cmd, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=300,
                           env={**__import__("os").environ, "HUGGINGGPT_HOME": str(home), "HF_HUB_OFFLINE": "1"})
 
@@ -193,7 +193,7 @@ def test_replay_reads_the_run_s_own_workspace_and_refuses_a_chat_reply(tmp_path)
 def test_a_run_logs_the_turns_just_before_not_the_whole_conversation(tmp_path):
     """Each line held every earlier turn: a 60-turn chat's runs.jsonl reached 52 MB, one line 1.16 MB (QA probe)."""
     from langchain_hugginggpt.agent.run_log import LOGGED_TURNS, append_run, read_runs
-    from langchain_hugginggpt.agent.schema import HuggingGPTResult
+    from langchain_hugginggpt.core.schema import HuggingGPTResult
 
     history = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i} " + "x" * 1000} for i in range(120)]
     log = tmp_path / "runs.jsonl"
@@ -207,7 +207,7 @@ def test_a_misspelt_option_is_named_with_its_command_s_usage_and_a_likely_spelli
     """'run --planer learned hi' printed the top-level usage and took 'learned' as the request."""
     import pytest
 
-    from langchain_hugginggpt.agent.cli import main
+    from langchain_hugginggpt.cli.main import main
 
     for argv, command, hint in ((["run", "--planer", "learned", "hi"], "hugginggpt run", "--planner"),
                                 (["eval", "taskbench", "--predicitons", "x.jsonl"], "hugginggpt eval taskbench",

@@ -14,10 +14,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner  # noqa: E402
-from langchain_hugginggpt.agent.schema import Task  # noqa: E402
-from langchain_hugginggpt.agent.selection import ModelSelector, RegistryCandidates  # noqa: E402
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.planning.retrieval import RetrievalPlanner  # noqa: E402
+from langchain_hugginggpt.core.schema import Task  # noqa: E402
+from langchain_hugginggpt.agent.selection import ModelSelector
+from langchain_hugginggpt.tools.candidates import RegistryCandidates  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 from langchain_hugginggpt.tools.base import Engine, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.registry import register, unregister  # noqa: E402
 
@@ -99,7 +100,7 @@ def test_a_real_model_for_any_request_beats_a_fitting_stand_in(any_request_engin
 
 def test_tasks_table_shows_the_caption_stand_in_apart_from_the_models(tmp_path):
     env = {**os.environ, "HUGGINGGPT_HOME": str(tmp_path)}
-    cli = [sys.executable, "-m", "langchain_hugginggpt.agent.cli", "tasks"]
+    cli = [sys.executable, "-m", "langchain_hugginggpt.cli.main", "tasks"]
     markdown = subprocess.run([*cli, "--markdown"], capture_output=True, text=True, env=env, timeout=120, check=True)
     row = next(line for line in markdown.stdout.splitlines() if line.startswith("| image-to-text |"))
     cells = [c.strip() for c in row.strip("|").split("|")]

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.schema import Plan, Selection, Task
+from langchain_hugginggpt.core.schema import Plan, Selection, Task
 
 
 def selections(**by_id):
@@ -88,7 +88,7 @@ def test_input_outside_workspace_is_refused(test_engines, workspace, tmp_path_fa
 def test_hidden_files_in_the_workspace_are_not_read(workspace):
     """A project's .git or .env sits inside a --workspace; `GET /files` never serves it, and a step that read it
     would hand its words back in a summary or a caption."""
-    from langchain_hugginggpt.agent.workspace import WorkspaceError
+    from langchain_hugginggpt.core.workspace import WorkspaceError
 
     (workspace.root / ".git").mkdir()
     (workspace.root / ".git" / "notes.md").write_text("secret token ABC")
@@ -138,7 +138,7 @@ def test_steps_that_outlive_their_timeout_leave_asyncio_s_own_threads_free(test_
 def test_a_file_url_reads_the_same_file_whatever_the_case_of_its_scheme(workspace, tmp_path_factory):
     """'FILE://...' matched the URL pattern (any case) but not the 'file://' prefix, so it was read as a
     relative path; now every spelling is the same local file, held to the same rules."""
-    from langchain_hugginggpt.agent.workspace import WorkspaceError
+    from langchain_hugginggpt.core.workspace import WorkspaceError
 
     target = workspace.root / "red.png"
     for scheme in ("file", "FILE", "File"):

@@ -12,7 +12,7 @@ import pytest
 from langchain_hugginggpt.agent import HuggingGPT
 from langchain_hugginggpt.agent.hf_pipeline_chat import ChatHuggingFacePipeline
 from langchain_hugginggpt.agent.llms import load_llm
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from tests.tools import _hf_tiny as tiny
 
 STREET = Path(__file__).resolve().parents[2] / "examples" / "street.jpg"

@@ -11,7 +11,7 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT  # noqa: E402
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 REQUEST = "Detect the objects in examples/street.jpg, describe the picture and read the description aloud"

@@ -15,8 +15,8 @@ from langchain_core.messages import HumanMessage
 
 from langchain_hugginggpt.agent.llms import json_llm, load_llm, parse_json
 from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp, LlamaTimeoutError, smollm2_gguf_path
-from langchain_hugginggpt.agent.planning import LLMPlanner, plan_from_reply, plan_json_schema
-from langchain_hugginggpt.tools.tasks import TASKS
+from langchain_hugginggpt.agent.llm_planner import LLMPlanner, plan_from_reply, plan_json_schema
+from langchain_hugginggpt.core.tasks import TASKS
 
 pytestmark = pytest.mark.slow
 REQUEST = "Detect the objects in street.jpg, then read the result aloud"
@@ -157,7 +157,7 @@ def test_hf_endpoint_preset_chats_with_a_server_by_url(llama_server, monkeypatch
 
 def test_a_call_that_waits_too_long_for_the_busy_local_model_fails_saying_so(local_llm, tmp_path):
     from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
     # Another call holds the model's only slot: a long story, read slowly until the checks are done.
     started, release = threading.Event(), threading.Event()

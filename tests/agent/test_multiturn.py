@@ -4,7 +4,7 @@ request says "it" and means the file the first turn produced."""
 from PIL import Image, ImageDraw
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 
 
 def test_second_turn_refers_to_the_first_turns_output(tmp_path, monkeypatch):

@@ -16,9 +16,9 @@ from langchain_core.messages import AIMessage
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 from langchain_hugginggpt.agent.llms import LLMJSONError, finish_reason, parse_json, read_json
-from langchain_hugginggpt.agent.planning import LLMPlanner, parse_plan
-from langchain_hugginggpt.agent.schema import Plan, Task
-from langchain_hugginggpt.agent.validation import PlanError, PlanTruncated, validate_plan
+from langchain_hugginggpt.agent.llm_planner import LLMPlanner, parse_plan
+from langchain_hugginggpt.core.schema import Plan, Task
+from langchain_hugginggpt.planning.validation import PlanError, PlanTruncated, validate_plan
 
 from .scripted import ScriptedChat
 

@@ -6,7 +6,7 @@ from pydantic import ValidationError
 
 from langchain_hugginggpt.agent.graph import turn_input
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPTInput
-from langchain_hugginggpt.agent.schema import MAX_REQUEST_CHARS, request_problem
+from langchain_hugginggpt.core.schema import MAX_REQUEST_CHARS, request_problem
 
 
 def test_the_limit_is_inclusive_and_names_the_length():
@@ -24,7 +24,7 @@ def test_the_runnable_input_and_the_graph_refuse_the_same_requests(request_, pro
 
 
 def test_a_request_at_the_limit_is_planned():
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     # a quote padded across most of the limit: the masked padding once made clause splitting quadratic
     request_ = "Read this aloud: '" + "good " * (MAX_REQUEST_CHARS // 5 - 10) + "'"
@@ -40,7 +40,7 @@ def test_files_sent_inline_are_bounded_in_size_and_in_total(tmp_path, monkeypatc
 
     from PIL import Image
 
-    from langchain_hugginggpt.agent import workspace as ws
+    from langchain_hugginggpt.core import workspace as ws
 
     def png(colour: str) -> str:
         buffer = io.BytesIO()

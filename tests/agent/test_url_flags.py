@@ -2,8 +2,8 @@
 
 import json
 
-from langchain_hugginggpt.agent.cli import build_parser, url_policy
-from langchain_hugginggpt.agent.downloads import UrlPolicy
+from langchain_hugginggpt.cli.main import build_parser, url_policy
+from langchain_hugginggpt.core.downloads import UrlPolicy
 
 from .test_cli import hugginggpt
 from .url_server import MediaServer

@@ -8,8 +8,8 @@ happen before any connection is made (a spy on socket.connect, and the server's 
 import pytest
 from PIL import Image
 
-from langchain_hugginggpt.agent.downloads import UrlPolicy
-from langchain_hugginggpt.agent.workspace import TaskAbandoned, Workspace, WorkspaceError
+from langchain_hugginggpt.core.downloads import UrlPolicy
+from langchain_hugginggpt.core.workspace import TaskAbandoned, Workspace, WorkspaceError
 
 from .url_server import PNG, SECRET, connections, media_server  # noqa: F401 (fixtures)
 
@@ -140,7 +140,7 @@ def test_a_stalled_download_times_out_and_leaves_nothing(tmp_path, media_server)
 
 
 def test_a_trickling_download_stops_at_the_deadline_before_its_type_is_known(tmp_path, media_server):
-    from langchain_hugginggpt.agent.media import SNIFF_BYTES
+    from langchain_hugginggpt.core.media import SNIFF_BYTES
 
     workspace = Workspace(tmp_path, urls=UrlPolicy(allow_hosts=("127.0.0.1",), timeout=0.5))
     assert "took longer than 0.5 s" in refused(workspace, media_server.url("/trickle"))

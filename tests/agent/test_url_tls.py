@@ -8,8 +8,8 @@ import certifi
 import pytest
 import trustme
 
-from langchain_hugginggpt.agent.downloads import UrlPolicy
-from langchain_hugginggpt.agent.workspace import Workspace, WorkspaceError
+from langchain_hugginggpt.core.downloads import UrlPolicy
+from langchain_hugginggpt.core.workspace import Workspace, WorkspaceError
 
 from .url_server import PNG, MediaServer, connections  # noqa: F401 (fixture)
 

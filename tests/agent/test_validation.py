@@ -2,8 +2,8 @@
 
 import pytest
 
-from langchain_hugginggpt.agent.schema import Plan, Task
-from langchain_hugginggpt.agent.validation import PlanError, validate_plan
+from langchain_hugginggpt.core.schema import Plan, Task
+from langchain_hugginggpt.planning.validation import PlanError, validate_plan
 
 
 def plan(*tasks):

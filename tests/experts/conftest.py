@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import ray
-from langchain_hugginggpt.agent.experts import APP_NAME, RemoteExperts
-from langchain_hugginggpt.agent.experts.app import build_app
-from langchain_hugginggpt.agent.experts.client import HttpTransport
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.experts import APP_NAME, RemoteExperts
+from langchain_hugginggpt.experts.app import build_app
+from langchain_hugginggpt.experts.client import HttpTransport
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine
 from ray import serve
 

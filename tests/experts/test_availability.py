@@ -9,11 +9,11 @@ import pytest
 from ray import serve
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.experts import RemoteExperts
-from langchain_hugginggpt.agent.experts.app import build_app
-from langchain_hugginggpt.agent.experts.client import HttpTransport
-from langchain_hugginggpt.agent.experts.protocol import ExpertUnavailable
-from langchain_hugginggpt.agent.schema import Plan, Task
+from langchain_hugginggpt.experts import RemoteExperts
+from langchain_hugginggpt.experts.app import build_app
+from langchain_hugginggpt.experts.client import HttpTransport
+from langchain_hugginggpt.experts.protocol import ExpertUnavailable
+from langchain_hugginggpt.core.schema import Plan, Task
 from langchain_hugginggpt.agent.selection import ModelSelector
 
 pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
@@ -82,7 +82,7 @@ def test_an_unreachable_gateway_is_a_clear_error():
 
 
 def _pinned(task_id: int, model: str):
-    from langchain_hugginggpt.agent.schema import Selection
+    from langchain_hugginggpt.core.schema import Selection
 
     return Selection(task_id=task_id, model_id=model, reason="pinned by the test")
 
@@ -94,7 +94,7 @@ SLOW_START_APP = "slow-start-experts"
 def test_a_task_sent_while_its_deployment_starts_waits_for_it(experts_cluster, workspace, transport):
     """Sent the moment the application is deployed (its replica still constructing, UPDATING): the task
     waits and runs; with a start timeout shorter than the start, it fails naming the deployment."""
-    from langchain_hugginggpt.agent.experts.serving import deploy
+    from langchain_hugginggpt.experts.serving import deploy
 
     config = {"imports": ["tests.experts.engines"], "defaults": {"ray_actor_options": {"num_cpus": 0.25}},
               "deployments": [{"task": "text2text-generation", "model": "test/slow-to-start"}]}

@@ -17,7 +17,7 @@ from ray import serve
 
 pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
 
-CLI = [sys.executable, "-m", "langchain_hugginggpt.agent.cli"]
+CLI = [sys.executable, "-m", "langchain_hugginggpt.cli.main"]
 TEXT = ("Ray Serve runs each expert as a deployment. Every deployment has replicas. The controller sends each task "
         "to the deployment of its model. A worker gets its inputs as bytes.")
 

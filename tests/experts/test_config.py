@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_hugginggpt.agent.experts import ExpertsConfig, deployment_name
-from langchain_hugginggpt.agent.experts.app import build_app, load_config
+from langchain_hugginggpt.experts import ExpertsConfig, deployment_name
+from langchain_hugginggpt.experts.app import build_app, load_config
 from langchain_hugginggpt.tools.base import ExpertError
 
 
@@ -74,7 +74,7 @@ def _deployments(app) -> dict:
 
 
 def test_the_default_groups_engines_by_family_and_fits_the_node():
-    from langchain_hugginggpt.agent.experts.sizing import CPU_SHARE, MEMORY_SHARE, NodeResources
+    from langchain_hugginggpt.experts.sizing import CPU_SHARE, MEMORY_SHARE, NodeResources
 
     node = NodeResources.current()  # no Ray connected here: the machine's CPUs and memory
     deployments, infos = _deployments(build_app())
@@ -91,7 +91,7 @@ def test_the_default_groups_engines_by_family_and_fits_the_node():
 
 
 def test_on_a_two_core_node_the_groups_ask_for_at_most_its_cpus_and_one_fits_on_one_node():
-    from langchain_hugginggpt.agent.experts.sizing import NodeResources, group_options
+    from langchain_hugginggpt.experts.sizing import NodeResources, group_options
 
     node = NodeResources(cpus=2, memory=4e9)
     options = group_options(5, node)

@@ -7,7 +7,7 @@ import httpx
 import pytest
 from ray import serve
 
-from langchain_hugginggpt.agent.experts.controller import REPLICA_HEADER, build_controller_app
+from langchain_hugginggpt.server.ray_controller import REPLICA_HEADER, build_controller_app
 
 pytestmark = pytest.mark.slow  # a real local Ray cluster; runs in CI
 

@@ -12,9 +12,9 @@ import pytest
 import ray
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.experts import APP_NAME
-from langchain_hugginggpt.agent.experts.protocol import CapacityError
-from langchain_hugginggpt.agent.schema import Plan, Selection, Task
+from langchain_hugginggpt.experts import APP_NAME
+from langchain_hugginggpt.experts.protocol import CapacityError
+from langchain_hugginggpt.core.schema import Plan, Selection, Task
 from langchain_hugginggpt.tools.base import ExpertError
 from tests.experts.conftest import CRASHES, SLOW
 from tests.experts.test_remote_engines import TEXT
@@ -96,8 +96,8 @@ def test_a_task_whose_replica_dies_twice_fails_naming_the_deployment(experts, wo
 
 
 def test_a_deployment_at_capacity_queues_then_refuses_with_a_clear_error(experts_cluster):
-    from langchain_hugginggpt.agent.experts.client import RemoteEngine
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.experts.client import RemoteEngine
+    from langchain_hugginggpt.core.workspace import Workspace
 
     experts_cluster.wait_healthy()
     experts = experts_cluster.http()

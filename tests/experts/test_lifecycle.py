@@ -16,13 +16,13 @@ import httpx
 import psutil
 import pytest
 
-from langchain_hugginggpt.agent.experts import RemoteExperts
-from langchain_hugginggpt.agent.experts.client import HttpTransport
+from langchain_hugginggpt.experts import RemoteExperts
+from langchain_hugginggpt.experts.client import HttpTransport
 from tests.experts.conftest import free_port
 
 pytestmark = pytest.mark.slow  # starts a real local Ray per test; runs in CI
 
-CLI = [sys.executable, "-m", "langchain_hugginggpt.agent.cli"]
+CLI = [sys.executable, "-m", "langchain_hugginggpt.cli.main"]
 NOTE = ("Ray Serve runs each expert as a deployment. Every deployment has replicas. The controller sends each task "
         "to the deployment of its model. A worker gets its inputs as bytes.")
 # Two light engines in one group's deployment (one process), as the default groups them.

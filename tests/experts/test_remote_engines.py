@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
-from langchain_hugginggpt.agent.experts import ExpertInfo
-from langchain_hugginggpt.agent.schema import Plan, Task
+from langchain_hugginggpt.experts import ExpertInfo
+from langchain_hugginggpt.core.schema import Plan, Task
 from langchain_hugginggpt.agent.selection import ModelSelector
 from tests.experts.conftest import CRASHES, SLOW
 
@@ -69,7 +69,7 @@ def test_a_plan_runs_on_the_deployments_and_its_files_land_in_the_workspace(expe
 
 
 def test_hugginggpt_with_experts_runs_its_plan_on_them(experts_cluster, workspace):
-    from langchain_hugginggpt.agent.experts.client import HandleTransport
+    from langchain_hugginggpt.experts.client import HandleTransport
     from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 
     # A URL, from a process connected to the cluster that serves it: DeploymentHandles, not HTTP.

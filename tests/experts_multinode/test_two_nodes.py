@@ -15,12 +15,12 @@ import ray
 from ray import serve
 from ray.cluster_utils import Cluster
 
-from langchain_hugginggpt.agent.experts import APP_NAME, RemoteExperts
-from langchain_hugginggpt.agent.experts.app import build_app
-from langchain_hugginggpt.agent.experts.client import HttpTransport
-from langchain_hugginggpt.agent.experts.controller import REPLICA_HEADER, build_controller_app
-from langchain_hugginggpt.agent.experts.protocol import ExpertUnavailable
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.experts import APP_NAME, RemoteExperts
+from langchain_hugginggpt.experts.app import build_app
+from langchain_hugginggpt.experts.client import HttpTransport
+from langchain_hugginggpt.server.ray_controller import REPLICA_HEADER, build_controller_app
+from langchain_hugginggpt.experts.protocol import ExpertUnavailable
+from langchain_hugginggpt.core.workspace import Workspace
 from tests.experts.conftest import forget_test_engines, free_port, replica_environment
 
 pytestmark = pytest.mark.slow  # two real Ray nodes; runs in CI

@@ -14,7 +14,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT  # noqa: E402
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 EDGES_REQUEST = "Give me the canny edge map of square.png"

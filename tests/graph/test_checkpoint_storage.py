@@ -19,7 +19,7 @@ from langgraph.types import Command
 from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
 from langchain_hugginggpt.agent.graph import build_graph
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-from langchain_hugginggpt.agent.server.conversations import ConversationThreads
+from langchain_hugginggpt.server.conversations import ConversationThreads
 
 from ..agent.scripted import ScriptedChat
 from .conftest import EDGES_REQUEST, canny, pixels, thread
@@ -77,7 +77,7 @@ def test_a_thread_grows_linearly_with_its_turns_and_shows_all_of_them(workspace,
 
 
 def test_a_chat_in_the_repl_keeps_one_checkpoint(workspace, home, tmp_path, monkeypatch, capsys):
-    from langchain_hugginggpt.agent.cli import main
+    from langchain_hugginggpt.cli.main import main
 
     path = tmp_path / "checkpoints.sqlite3"
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{EDGES_REQUEST}\n{EDGES_REQUEST}\n{EDGES_REQUEST}\n"))

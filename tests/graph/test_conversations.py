@@ -58,7 +58,7 @@ def test_second_turn_refers_to_the_first_turns_file(agent, saver, workspace):
 
 def test_a_thread_continues_in_a_new_process_and_a_new_graph(workspace, home, sqlite_file, monkeypatch, capsys):
     # Turn 1: the chat REPL in its own process, in the workspace folder.
-    chat = [sys.executable, "-m", "langchain_hugginggpt.agent.cli", "chat", "--thread", "talk",
+    chat = [sys.executable, "-m", "langchain_hugginggpt.cli.main", "chat", "--thread", "talk",
             "--checkpoints", str(sqlite_file), "-q"]
     done = subprocess.run(chat, input=EDGES_REQUEST + "\n", capture_output=True, text=True, cwd=workspace.root,
                           timeout=300)
@@ -78,7 +78,7 @@ def test_a_thread_continues_in_a_new_process_and_a_new_graph(workspace, home, sq
     checkpointer.close()
 
     # Turn 3: the REPL again (in this process), continuing the thread by its id.
-    from langchain_hugginggpt.agent.cli import main
+    from langchain_hugginggpt.cli.main import main
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("Run canny on the result again\n"))
     assert main(["chat", "--thread", "talk", "--checkpoints", str(sqlite_file), "--workspace", str(workspace.root),
@@ -114,7 +114,7 @@ SECOND_TURN_WITH_LANGGRAPHS_DEFAULT_SAVER = """
 import tempfile
 from langgraph.checkpoint.memory import InMemorySaver
 from langchain_hugginggpt.agent import HuggingGPT, build_graph
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 agent = HuggingGPT(llm=None, planner="retrieval", responder="template", workspace=Workspace(tempfile.mkdtemp()),
                    log_runs=False)
 graph = build_graph(agent, checkpointer=InMemorySaver())

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from langchain_hugginggpt.agent.checkpoints import CHECKPOINTS_NAME
-from langchain_hugginggpt.agent.server import create_app
+from langchain_hugginggpt.server import create_app
 
 from ..server.conftest import LiveServer, scripted_agent, sse_events
 from .conftest import EDGES_REQUEST, canny, pixels
@@ -24,7 +24,7 @@ def live(tmp_path, workspace, home):
 
 
 def test_a_chat_from_the_repl_continues_over_http(live, workspace, tmp_path, monkeypatch, capsys):
-    from langchain_hugginggpt.agent.cli import main
+    from langchain_hugginggpt.cli.main import main
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(EDGES_REQUEST + "\n"))
     assert main(["chat", "--thread", "shared", "--checkpoints", str(tmp_path / "data" / CHECKPOINTS_NAME),
@@ -51,7 +51,7 @@ def test_a_chat_from_the_repl_continues_over_http(live, workspace, tmp_path, mon
 
 def test_a_refused_turn_in_the_repl_is_not_stored_and_the_chat_goes_on(live, workspace, tmp_path, monkeypatch,
                                                                         capsys):
-    from langchain_hugginggpt.agent.cli import main
+    from langchain_hugginggpt.cli.main import main
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("good " * 5000 + "\n" + EDGES_REQUEST + "\n"))
     assert main(["chat", "--thread", "refused", "--checkpoints", str(tmp_path / "data" / CHECKPOINTS_NAME),

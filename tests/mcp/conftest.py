@@ -33,7 +33,7 @@ def server_env(home: Path) -> dict[str, str]:
 
 def mcp_command(workspace: Path, *options: str) -> list[str]:
     """`hugginggpt mcp` (as `python -m ...cli`, so the interpreter running the tests runs it)."""
-    return [sys.executable, "-m", "langchain_hugginggpt.agent.cli", "mcp", "--workspace", str(workspace), *options]
+    return [sys.executable, "-m", "langchain_hugginggpt.cli.main", "mcp", "--workspace", str(workspace), *options]
 
 
 def free_port() -> int:

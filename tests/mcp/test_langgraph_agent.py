@@ -11,7 +11,7 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 from mcp.client.stdio import stdio_client
 
-from langchain_hugginggpt.agent.mcp.content import audio_as_file
+from langchain_hugginggpt.server.mcp.content import audio_as_file
 
 from .conftest import ScriptedToolCaller, mcp_command, server_env
 

@@ -17,11 +17,11 @@ from PIL import Image
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-from langchain_hugginggpt.agent.mcp.connections import CONNECTIONS
-from langchain_hugginggpt.agent.mcp.experts import McpExpertsConfig, register_mcp_experts
-from langchain_hugginggpt.agent.schema import Plan, Selection, Task
-from langchain_hugginggpt.agent.selection import RegistryCandidates
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.tools.mcp.connections import CONNECTIONS
+from langchain_hugginggpt.tools.mcp.experts import McpExpertsConfig, register_mcp_experts
+from langchain_hugginggpt.core.schema import Plan, Selection, Task
+from langchain_hugginggpt.tools.candidates import RegistryCandidates
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools import registry
 
 from ..agent.scripted import ScriptedChat
@@ -57,7 +57,7 @@ def canny(path: Path) -> np.ndarray:
 
 
 def test_hugginggpt_tasks_lists_the_mcp_tools_as_models(config_file, tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "langchain_hugginggpt.agent.cli", "tasks", "--json"],
+    proc = subprocess.run([sys.executable, "-m", "langchain_hugginggpt.cli.main", "tasks", "--json"],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
                           env={**server_env(tmp_path / "home"), "HUGGINGGPT_MCP_EXPERTS": str(config_file)})
     assert proc.returncode == 0, proc.stderr
@@ -141,7 +141,7 @@ def test_a_tool_of_an_http_mcp_server_with_a_key(http_server, tmp_path, monkeypa
 
 
 def test_a_config_named_by_the_environment_that_cannot_be_used_says_which_and_why(tmp_path, monkeypatch):
-    from langchain_hugginggpt.agent.mcp.experts import register_from_environment
+    from langchain_hugginggpt.tools.mcp.experts import register_from_environment
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("servers: {s: {command: [x]}}\nmodels: [{id: m, task: no-such-task, server: s, tool: t}]\n")

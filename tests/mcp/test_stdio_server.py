@@ -9,7 +9,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from PIL import Image
 
-from langchain_hugginggpt.agent.mcp.server import runnable_tasks
+from langchain_hugginggpt.server.mcp.server import runnable_tasks
 
 from .conftest import REQUEST, STREET, mcp_command, server_env
 

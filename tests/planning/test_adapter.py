@@ -1,8 +1,8 @@
 """Our plan format <-> TaskBench's, on hand-made plans."""
 
-from langchain_hugginggpt.agent.eval.taskbench import nodes_to_plan, plan_to_nodes, score
-from langchain_hugginggpt.agent.schema import Plan, Task
-from langchain_hugginggpt.agent.validation import validate_plan
+from langchain_hugginggpt.planning.taskbench import nodes_to_plan, plan_to_nodes, score
+from langchain_hugginggpt.core.schema import Plan, Task
+from langchain_hugginggpt.planning.validation import validate_plan
 
 
 def test_names_and_references_map_to_taskbench(hf_tools):

@@ -3,7 +3,7 @@ picture itself; only words for the annotation chain to the drawing."""
 
 import pytest
 
-from langchain_hugginggpt.agent.validation import validate_plan
+from langchain_hugginggpt.planning.validation import validate_plan
 
 
 def args_by_task(output) -> dict[str, dict]:

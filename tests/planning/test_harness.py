@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from langchain_hugginggpt.agent import cli  # the `hugginggpt` console script's main
-from langchain_hugginggpt.agent.eval.taskbench import ToolSet, evaluate, find_tool_list
+from langchain_hugginggpt.cli import main as cli  # the `hugginggpt` console script's main
+from langchain_hugginggpt.planning.taskbench import ToolSet, evaluate, find_tool_list
 
 from .conftest import TASKBENCH
 
@@ -37,7 +37,7 @@ def test_table_output(capsys):
 
 
 def test_the_hugginggpt_command_has_eval(capsys):
-    from langchain_hugginggpt.agent.cli import build_parser
+    from langchain_hugginggpt.cli.main import build_parser
 
     args = build_parser().parse_args(["eval", "taskbench", str(TASKBENCH / "hf_dev.jsonl"), "--planner", "retrieval",
                                       "--limit", "3", "--json"])
@@ -46,8 +46,8 @@ def test_the_hugginggpt_command_has_eval(capsys):
 
 
 def test_any_object_with_plan_is_a_planner_and_failures_count_as_invalid():
-    from langchain_hugginggpt.agent.planners import PlannerOutput
-    from langchain_hugginggpt.agent.schema import Plan, Task
+    from langchain_hugginggpt.planning import PlannerOutput
+    from langchain_hugginggpt.core.schema import Plan, Task
 
     class Broken:
         name = "broken"
@@ -79,7 +79,7 @@ def test_with_no_file_it_scores_the_shipped_dev_sample(capsys):
 
 
 def test_tool_list_names_map_to_our_tasks():
-    from langchain_hugginggpt.tools.tasks import TASKS
+    from langchain_hugginggpt.core.tasks import TASKS
 
     tools = ToolSet.load(TASKBENCH / "hf_tool_desc.json")
     assert len(tools.names) == 23
@@ -123,7 +123,7 @@ def test_a_file_that_is_no_taskbench_data_is_named_in_a_few_lines_not_one_per_li
     """`eval taskbench README.md` printed a 'skipped' line for each of its 400 lines before the error."""
     import logging
 
-    from langchain_hugginggpt.agent.eval.taskbench import MAX_SKIPS_SHOWN, load_samples
+    from langchain_hugginggpt.planning.taskbench import MAX_SKIPS_SHOWN, load_samples
 
     text = tmp_path / "notes.md"
     text.write_text("\n".join(f"line {n} of prose" for n in range(40)))

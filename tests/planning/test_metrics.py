@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from langchain_hugginggpt.agent.eval.taskbench import (
+from langchain_hugginggpt.planning.taskbench import (
     Counts, Node, ToolSet, content_type, graph_of, levenshtein_ratio, load_samples, normalize_nodes,
     one_based_refs_fixed, score)
 

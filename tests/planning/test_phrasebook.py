@@ -2,9 +2,9 @@
 
 import pytest
 
-from langchain_hugginggpt.agent.planners.phrasebook import PHRASES, PhraseClassifier, phrases
-from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
-from langchain_hugginggpt.tools.tasks import TASKS
+from langchain_hugginggpt.planning.phrasebook import PHRASES, PhraseClassifier, phrases
+from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
+from langchain_hugginggpt.core.tasks import TASKS
 
 
 @pytest.fixture(scope="module")

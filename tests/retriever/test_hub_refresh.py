@@ -76,7 +76,7 @@ def hub():
 
 def _cli(tmp_path, *args, **env):
     environ = {**os.environ, "HUGGINGGPT_HOME": str(tmp_path), **env}
-    done = subprocess.run([sys.executable, "-m", "langchain_hugginggpt.agent.cli", "models", *args],
+    done = subprocess.run([sys.executable, "-m", "langchain_hugginggpt.cli.main", "models", *args],
                           capture_output=True, text=True, env={**environ, "COLUMNS": "400"}, timeout=120)
     done.stderr = " ".join(done.stderr.split())  # the console may wrap a long error line
     return done

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from langchain_hugginggpt.agent.cli import main
+from langchain_hugginggpt.cli.main import main
 from tests.retriever.conftest import P0
 from tests.retriever.test_retrieval import DOMAIN, GENERIC_ENGLISH, SPANISH_FINANCE
 

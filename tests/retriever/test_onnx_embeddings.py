@@ -97,7 +97,7 @@ def test_the_int8_encoder_is_made_once_and_stays_close_to_the_float_vectors(onnx
 
 
 def test_the_planner_embeds_with_the_int8_encoder():
-    from langchain_hugginggpt.agent.planners.taskset import minilm_vectors
+    from langchain_hugginggpt.planning.taskset import minilm_vectors
     from langchain_hugginggpt.retriever.minilm_onnx import MiniLMOnnx
 
     np.testing.assert_allclose(minilm_vectors(TEXTS), MiniLMOnnx(int8=True).encode(TEXTS), atol=1e-6)

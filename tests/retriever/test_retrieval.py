@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from langchain_hugginggpt.agent.schema import Task
+from langchain_hugginggpt.core.schema import Task
 from langchain_hugginggpt.retriever import (
     CandidateRetriever,
     CatalogCandidates,

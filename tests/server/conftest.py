@@ -21,7 +21,7 @@ import uvicorn  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT  # noqa: E402
-from langchain_hugginggpt.agent.server import create_app  # noqa: E402
+from langchain_hugginggpt.server import create_app  # noqa: E402
 
 from ..agent.scripted import ScriptedChat  # noqa: E402
 

@@ -129,9 +129,9 @@ def test_turns_queued_behind_a_delete_stop_and_leave_no_lock_behind(tmp_path):
     import pytest
     from langchain_core.messages import HumanMessage
 
-    from langchain_hugginggpt.agent.server.conversations import (ConversationDeleted, ConversationNotFound,
+    from langchain_hugginggpt.server.conversations import (ConversationDeleted, ConversationNotFound,
                                                                  ConversationThreads)
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
     workspace = Workspace(tmp_path / "ws")
     store = ConversationThreads(scripted_agent(workspace), tmp_path / "threads.sqlite", workspace)

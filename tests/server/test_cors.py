@@ -5,7 +5,7 @@ import argparse
 
 import pytest
 
-from langchain_hugginggpt.agent.server.cli import add_commands
+from langchain_hugginggpt.cli.serve import add_commands
 
 from .conftest import API_KEY
 

@@ -163,7 +163,7 @@ def test_two_file_parts_are_refused_not_halved(client, server, tmp_path):
 def test_an_upload_that_decodes_to_gigabytes_is_refused_and_not_kept(client, server, tmp_path, monkeypatch):
     """A 20 kB PNG declaring 13,000 x 13,000 pixels took 2.7 GB per request to edge-map; an hour-long FLAC of
     silence 7 GB to classify (QA probe). Refused at upload from the header, naming the file as sent."""
-    from langchain_hugginggpt.agent import media
+    from langchain_hugginggpt.core import media
 
     Image.new("1", (7000, 7000)).save(tmp_path / "bomb.png", optimize=True)
     buffer = io.BytesIO()

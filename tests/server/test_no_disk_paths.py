@@ -11,7 +11,7 @@ import numpy as np
 
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 from langchain_hugginggpt.agent.local_llm import ChatLlamaCpp
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 
 from .conftest import canny, fetch_image, scripted_agent, shape_image, upload
 

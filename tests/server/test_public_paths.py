@@ -10,8 +10,8 @@ from starlette.applications import Starlette
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-from langchain_hugginggpt.agent.server.public import PublicPaths, PublicPathsMiddleware
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.server.public import PublicPaths, PublicPathsMiddleware
+from langchain_hugginggpt.core.workspace import Workspace
 
 
 def test_rules(tmp_path):

@@ -12,10 +12,10 @@ import pytest
 from fastapi import HTTPException
 from starlette.datastructures import Headers, UploadFile
 
-from langchain_hugginggpt.agent.server import create_app
-from langchain_hugginggpt.agent.server.cli import add_commands
-from langchain_hugginggpt.agent.server.files import store_upload
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.server import create_app
+from langchain_hugginggpt.cli.serve import add_commands
+from langchain_hugginggpt.server.files import store_upload
+from langchain_hugginggpt.core.workspace import Workspace
 
 from .conftest import scripted_agent, shape_image, upload
 
@@ -140,7 +140,7 @@ def test_concurrent_uploads_never_take_the_folder_over_the_quota(start_server):
 
 def test_bytes_beyond_the_size_the_form_reported_are_counted_as_they_stream(tmp_path):
     """An upload whose size is not known before it is copied is still stopped at the quota, keeping nothing."""
-    from langchain_hugginggpt.agent.server.files import UploadQuota
+    from langchain_hugginggpt.server.files import UploadQuota
 
     workspace = Workspace(tmp_path / "workspace")
     quota = UploadQuota(workspace.root / "uploads", 3 * 2**19)
@@ -213,7 +213,7 @@ def test_two_servers_on_one_workspace_share_one_quota(start_server, tmp_path):
 
 
 def _reserve_in_a_process(folder, limit, size, token, barrier, results):
-    from langchain_hugginggpt.agent.server.files import UploadQuota
+    from langchain_hugginggpt.server.files import UploadQuota
 
     quota = UploadQuota(folder, limit)
     barrier.wait()
@@ -223,7 +223,7 @@ def _reserve_in_a_process(folder, limit, size, token, barrier, results):
 def test_processes_reserving_at_once_never_pass_the_quota_and_a_dead_one_frees_its_bytes(tmp_path):
     import multiprocessing
 
-    from langchain_hugginggpt.agent.server.files import UploadQuota
+    from langchain_hugginggpt.server.files import UploadQuota
 
     folder, size = tmp_path / "uploads", 1000
     context = multiprocessing.get_context("fork")

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from langchain_hugginggpt.agent.downloads import UrlPolicy
+from langchain_hugginggpt.core.downloads import UrlPolicy
 
 from ..agent.url_server import PNG, SECRET, MediaServer, connections  # noqa: F401 (fixture)
 from .conftest import canny, fetch_image, scripted_agent

@@ -12,7 +12,7 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 from langchain_hugginggpt.tools.engines._audio_io import write_wav  # noqa: E402
 
 

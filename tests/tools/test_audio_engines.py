@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from langchain_hugginggpt.agent.workspace import WorkspaceError
+from langchain_hugginggpt.core.workspace import WorkspaceError
 from langchain_hugginggpt.tools.base import ExpertError, ExpertTool
 from langchain_hugginggpt.tools.engines import audio
 from langchain_hugginggpt.tools.engines._audio_io import load_audio, write_wav
@@ -192,7 +192,7 @@ def test_audio_tasks_list_real_models():
 def test_audio_past_the_length_limit_stops_decoding_with_a_clear_error(av_workspace, monkeypatch):
     """Three hours of silence are a 272 kB FLAC and 7 GB of samples: decoding stops at the limit, counted in
     samples (a header's duration can lie)."""
-    from langchain_hugginggpt.agent import media
+    from langchain_hugginggpt.core import media
 
     monkeypatch.setattr(media, "MAX_AUDIO_SECONDS", 2)  # the 3 s silence.wav stands for three hours
     with pytest.raises(ExpertError, match=r"silence\.wav runs longer than 2 s; audio of at most 2 s is read"):

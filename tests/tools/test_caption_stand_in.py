@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 from langchain_hugginggpt.tools.base import ExpertError, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.engines.caption import object_phrase  # noqa: E402
 from langchain_hugginggpt.tools.registry import engine_class, resolve_engine, task_status  # noqa: E402

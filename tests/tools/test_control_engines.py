@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 from langchain_hugginggpt.tools.base import ExpertError, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.engines import _hed  # noqa: E402
 from langchain_hugginggpt.tools.engines.control import (  # noqa: E402

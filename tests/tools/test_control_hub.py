@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools import ExpertError, ExpertTool, task_status
 from langchain_hugginggpt.tools.engines._ade20k import ADE20K_PALETTE
 from langchain_hugginggpt.tools.engines._hf_media import DepthControl, DepthEstimation, ImageSegmentation
@@ -164,7 +164,7 @@ def test_the_expert_tool_runs_a_pinned_folder_model(upernet, ws):
 def test_default_models_missing_from_the_cache_need_a_download(task, ws, monkeypatch, tmp_path, capsys):
     from huggingface_hub import constants
 
-    from langchain_hugginggpt.agent.cli import cmd_tasks
+    from langchain_hugginggpt.cli.main import cmd_tasks
 
     model = DEFAULTS[task]
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "empty-cache"))

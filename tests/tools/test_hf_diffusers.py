@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools import ExpertError, ExpertTool, task_status
 from langchain_hugginggpt.tools.engines.hf_diffusers import diffusion_steps
 from langchain_hugginggpt.tools.engines.hf_transformers import engine_for_hub_model

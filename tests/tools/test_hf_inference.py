@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools import ExpertError, ExpertTool, resolve_engine
 from langchain_hugginggpt.tools.engines.hf_transformers import engine_for_hub_model
 

@@ -5,7 +5,7 @@ the way the agent calls it."""
 import re
 
 import pytest
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import ExpertError, ExpertTool
 from langchain_hugginggpt.tools.engines import smollm
 from langchain_hugginggpt.tools.registry import resolve_engine, task_status

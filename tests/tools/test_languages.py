@@ -2,7 +2,7 @@
 
 import pytest
 
-from langchain_hugginggpt.tools.languages import language_code, language_parameters, named_languages, pair_mismatch
+from langchain_hugginggpt.core.languages import language_code, language_parameters, named_languages, pair_mismatch
 
 
 @pytest.mark.parametrize("text, expected", [

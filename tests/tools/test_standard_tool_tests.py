@@ -21,9 +21,9 @@ from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
 from PIL import Image
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools import TASKS, ExpertTool
-from langchain_hugginggpt.tools.tasks import TaskSpec
+from langchain_hugginggpt.core.tasks import TaskSpec
 from tests.tools import _hf_tiny as tiny
 
 EXAMPLE_INPUTS = {"text": "Ada Lovelace lived in London.", "context": "Ada Lovelace lived in London.",

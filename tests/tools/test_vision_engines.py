@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from langchain_hugginggpt.agent.workspace import Workspace  # noqa: E402
+from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
 from langchain_hugginggpt.tools.base import ExpertError, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.engines import _human  # noqa: E402
 from langchain_hugginggpt.tools.engines._image_io import count_summary  # noqa: E402

@@ -61,7 +61,7 @@ def decode_mono(container: Any, sampling_rate: int, name: str | Path) -> list[np
 
     import av
 
-    from langchain_hugginggpt.agent.media import MAX_AUDIO_SECONDS, too_long
+    from langchain_hugginggpt.core.media import MAX_AUDIO_SECONDS, too_long
 
     resampler = av.AudioResampler(format="flt", layout="mono", rate=sampling_rate)
     chunks: list[np.ndarray] = []

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from langchain_hugginggpt.tools.paths import cache_dir
+from langchain_hugginggpt.core.paths import cache_dir
 
 CAFFE_MEAN_BGR = (104.00699, 116.66877, 122.67892)
 ONNX_NAME = "hed_bsds500.onnx"

@@ -14,7 +14,7 @@ from langchain_hugginggpt.tools.engines._image_io import PALETTE, count_summary,
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
 
 class _ImageEngine(TransformersEngine):

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import ExpertOutput
 from langchain_hugginggpt.tools.engines._hub import TransformersEngine, jsonable, torch_device
-from langchain_hugginggpt.tools.languages import translation_languages
+from langchain_hugginggpt.core.languages import translation_languages
 
 if TYPE_CHECKING:
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
 
 def labels_text(items: list[dict[str, Any]]) -> str:

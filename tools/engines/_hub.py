@@ -21,7 +21,7 @@ from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 if TYPE_CHECKING:
     import numpy as np
 
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
 ALLOW_DOWNLOADS_ENV = "HUGGINGGPT_ALLOW_DOWNLOADS"
 _TRUE = {"1", "true", "yes", "on"}

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from langchain_hugginggpt.tools.paths import cache_dir
+from langchain_hugginggpt.core.paths import cache_dir
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage

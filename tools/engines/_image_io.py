@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_hugginggpt.tools.base import Engine, ExpertError
 
 if TYPE_CHECKING:
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
     from PIL import Image as PILImage
 
 # A fixed palette so the same label gets the same colour in every image.
@@ -33,7 +33,7 @@ def load_image(engine: Engine, path: str | Path, mode: str = "RGB") -> PILImage.
     """The image at `path`, decoded and converted to `mode`; ExpertError if it is not one."""
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    from langchain_hugginggpt.agent.media import too_many_pixels
+    from langchain_hugginggpt.core.media import too_many_pixels
 
     try:
         with Image.open(path) as image:

@@ -9,7 +9,7 @@ from typing import Any
 
 from langchain_hugginggpt.tools.base import Engine
 from langchain_hugginggpt.tools.engines._image_io import fail
-from langchain_hugginggpt.tools.languages import (  # noqa: F401 (the engines import them from here)
+from langchain_hugginggpt.core.languages import (  # noqa: F401 (the engines import them from here)
     LANGUAGES, SOURCE_RE, TARGET_RE, language_code, language_name)
 
 # The languages our engines tell apart (the Apertium pairs with English, the voices); `guess_language` may be

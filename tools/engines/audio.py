@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput, missing_files
 from langchain_hugginggpt.tools.engines import _deepfilter
 from langchain_hugginggpt.tools.engines._audio_io import (
@@ -29,7 +29,7 @@ from langchain_hugginggpt.tools.engines._audio_io import (
     write_wav,
 )
 from langchain_hugginggpt.tools.engines._image_io import fail
-from langchain_hugginggpt.tools.paths import cache_dir
+from langchain_hugginggpt.core.paths import cache_dir
 from langchain_hugginggpt.tools.engines._lang import guess_language, language_code, language_name, require_text
 from langchain_hugginggpt.tools.registry import register
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._image_io import _plural, fail, image_input
 from langchain_hugginggpt.tools.registry import engine_class, register, resolve_engine

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput
 from langchain_hugginggpt.tools.engines import _hed, _human
 from langchain_hugginggpt.tools.engines._image_io import (

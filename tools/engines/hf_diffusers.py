@@ -28,7 +28,7 @@ from langchain_hugginggpt.tools.engines._image_io import load_image, save_png
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
 STEPS_ENV = "HUGGINGGPT_DIFFUSION_STEPS"
 CONTROLNET_BASE_ENV = "HUGGINGGPT_CONTROLNET_BASE"

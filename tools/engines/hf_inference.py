@@ -19,10 +19,10 @@ from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._hf_defaults import DIFFUSERS_DEFAULTS, INFERENCE_PREFIX, TRANSFORMERS_DEFAULTS
 from langchain_hugginggpt.tools.engines._hub import hub_offline, jsonable, register_default
 from langchain_hugginggpt.tools.engines._image_io import count_summary, draw_boxes, load_image, save_png
-from langchain_hugginggpt.tools.languages import translation_languages
+from langchain_hugginggpt.core.languages import translation_languages
 
 if TYPE_CHECKING:
-    from langchain_hugginggpt.agent.workspace import Workspace
+    from langchain_hugginggpt.core.workspace import Workspace
 
 TOKEN_ENVS = ("HF_TOKEN", "HUGGINGFACEHUB_API_TOKEN")
 BASE_URL_ENV = "HUGGINGGPT_INFERENCE_BASE_URL"

@@ -16,7 +16,7 @@ import shutil
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput, missing_files
 from langchain_hugginggpt.tools.engines import _apertium
 from langchain_hugginggpt.tools.engines._image_io import fail

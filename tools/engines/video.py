@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput
 from langchain_hugginggpt.tools.engines._audio_io import espeak_wav, flite_wav, load_audio
 from langchain_hugginggpt.tools.engines._image_io import fail

@@ -20,7 +20,7 @@ from importlib import util as importlib_util
 from pathlib import Path
 from typing import Any
 
-from langchain_hugginggpt.agent.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertOutput
 from langchain_hugginggpt.tools.engines import _human
 from langchain_hugginggpt.tools.engines._image_io import (

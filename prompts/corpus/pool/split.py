@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DEV = HERE.parents[2] / "agent" / "eval" / "data" / "hf_dev.jsonl"
+DEV = HERE.parents[2] / "planning" / "data" / "hf_dev.jsonl"
 SEED, FIRST_SHARDS, FIRST_SIZE, SECOND = 33, 6, 900, 40
 
 

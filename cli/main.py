@@ -1,0 +1,333 @@
+"""The `hugginggpt` command line.
+
+    hugginggpt run "REQUEST" [--llm PRESET] [--json]   one request, stage by stage
+    hugginggpt chat                                   multi-turn REPL
+    hugginggpt tasks [--json]                         tasks and the models that can run them here
+    hugginggpt logs [--last N] / replay RUN_ID        inspect and replay logged runs
+Other packages add their own groups (`models`, `eval`, `serve`) through an
+`add_commands(subparsers)` function in their `cli.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import json
+import os
+import sys
+from typing import Any
+
+from rich.console import Console
+
+from langchain_hugginggpt.core.arguments import folder, positive_int, positive_number
+
+# Subcommand groups contributed by other packages, imported lazily.
+PLUGINS = ("langchain_hugginggpt.cli.models", "langchain_hugginggpt.cli.eval",
+           "langchain_hugginggpt.cli.serve", "langchain_hugginggpt.cli.experts",
+           "langchain_hugginggpt.planning.training", "langchain_hugginggpt.cli.mcp")
+
+err = Console(stderr=True, highlight=False)
+
+
+def _agent(args: argparse.Namespace) -> Any:
+    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+    from langchain_hugginggpt.core.workspace import Workspace
+
+    options: dict[str, Any] = {"workspace": Workspace(args.workspace, urls=url_policy(args)), "planner": args.planner}
+    if args.responder:
+        options["responder"] = args.responder
+    if args.no_log:
+        options["log_runs"] = False
+    if getattr(args, "catalog", False):
+        from langchain_hugginggpt.retriever import CatalogCandidates
+
+        options["candidate_source"] = CatalogCandidates()
+    options.update(experts_options(args))
+    return HuggingGPT.from_preset(args.llm, **options)
+
+
+def _show_event(event: Any) -> None:
+    """One progress line per stage and task, on stderr (stdout stays clean for --json)."""
+    data = event.data
+    if event.kind == "plan":
+        tasks = ", ".join(f"{t['id']}:{t['task']}" for t in data["plan"]) or "none (chit-chat)"
+        err.print(f"[bold]plan[/] ({data['planner']}): {tasks}")
+        for repair in data.get("repairs", []):
+            err.print(f"  [dim]repaired: {repair}[/]")
+    elif event.kind == "selection":
+        for task_id, selection in data.items():
+            err.print(f"[bold]model[/] for task {task_id}: {selection['model_id'] or '-'} [dim]({selection['reason']})[/]")
+    elif event.kind == "task":
+        status = {"ok": "[green]ok[/]", "error": "[red]error[/]", "skipped": "[yellow]skipped[/]"}[data["status"]]
+        took = (data["ended_at"] - data["started_at"]) if data.get("ended_at") and data.get("started_at") else 0
+        detail = data.get("error") or ", ".join(data.get("files") or []) or ((data.get("output") or {}).get("text") or "")[:120]
+        err.print(f"[bold]task[/] {data['task_id']} {data['task']}: {status} in {took:.2f}s {detail}")
+    elif event.kind == "error":
+        err.print(f"[red]error[/]: {data['error']}")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    agent = _agent(args)
+    result = None
+    for event in agent.stream({"request": args.request}):
+        if event.kind == "result":
+            from langchain_hugginggpt.core.schema import HuggingGPTResult
+
+            result = HuggingGPTResult.model_validate(event.data)
+        elif not args.json and not args.quiet:
+            _show_event(event)
+    assert result is not None
+    if args.json:
+        print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
+    else:
+        print(result.answer)
+        err.print(f"[dim]timings: {json.dumps(result.timings)}[/]")
+    return 1 if result.error or _every_task_failed(result) else 0
+
+
+def _every_task_failed(result: Any) -> bool:
+    """A plan whose tasks all failed: the run did nothing it was asked, which a script must be able to see."""
+    return bool(result.plan) and not any(r.status == "ok" for r in result.results.values())
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    """A conversation kept as a LangGraph thread in the SQLite checkpointer the server uses too."""
+    import time
+    import uuid
+
+    from langchain_core.messages import HumanMessage
+
+    from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
+    from langchain_hugginggpt.agent.graph import build_graph
+    from langchain_hugginggpt.core.schema import StageEvent, request_problem
+
+    checkpointer = sqlite_checkpointer(args.checkpoints)
+    graph = build_graph(_agent(args), checkpointer=checkpointer)
+    thread = args.thread or uuid.uuid4().hex[:12]
+    config = {"configurable": {"thread_id": thread}}
+    earlier = graph.get_state(config).values.get("messages") or []
+    # Each checkpoint carries when the thread began (shown by the server), as pruning removes the first one.
+    config["metadata"] = {"created": checkpointer.thread_created(config) or time.time()}
+    err.print(f"HuggingGPT chat, thread {thread} ({len(earlier)} earlier messages; "
+              f"continue it later with --thread {thread}). Type 'exit' to quit.")
+    try:
+        while True:
+            try:
+                request = input("you> ").strip()
+            except EOFError:
+                break
+            if request in ("exit", "quit"):
+                break
+            if not request:
+                continue
+            if problem := request_problem(request):  # checked before the thread stores the message
+                err.print(f"[red]error:[/] {problem}")
+                continue
+            answer = ""
+            try:
+                for data in graph.stream({"messages": [HumanMessage(request)]}, config, stream_mode="custom"):
+                    event = StageEvent.model_validate(data)
+                    if event.kind == "result":
+                        answer = event.data["answer"]
+                    elif not args.quiet:
+                        _show_event(event)
+            except Exception as exc:  # one failed turn (a model down, a busy LLM) does not end the conversation
+                err.print(f"[red]error:[/] {_error_text(exc)}")
+                continue
+            finally:
+                # Only the latest checkpoint is needed to go on: the thread grows with its length, not its square.
+                checkpointer.prune([thread])
+            print(f"hugginggpt> {answer}")
+    finally:
+        checkpointer.close()
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    from langchain_hugginggpt.tools import TASKS, task_status
+
+    rows = [task_status(name) for name in TASKS]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    if args.markdown:  # the README's task table is generated with this
+        print("| task | inputs | runs here with | stand-in (not a model) | otherwise |")
+        print("|---|---|---|---|---|")
+        for row in rows:
+            other = "needs a download or a GPU" if row["unavailable"] else "no engine yet"
+            print(f"| {row['task']} | {', '.join(row['inputs'])} | {', '.join(row['models']) or '-'} "
+                  f"| {', '.join(row['stand_ins']) or '-'} | {other if not row['models'] else '-'} |")
+        return 0
+    from rich.table import Table
+
+    table = Table("task", "inputs", "runs here with", "stand-in", "not available")
+    for row in rows:
+        table.add_row(row["task"], ", ".join(f"{k}:{v}" for k, v in row["inputs"].items()),
+                      ", ".join(row["models"]) or "-", ", ".join(row["stand_ins"]) or "-",
+                      "; ".join(f"{m}: {r}" for m, r in row["unavailable"].items())[:160] or "-")
+    Console().print(table)
+    return 0
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    from langchain_hugginggpt.agent.run_log import log_path, read_runs
+
+    runs = list(read_runs())[-args.last:]
+    if args.json:
+        print(json.dumps(runs, ensure_ascii=False, indent=2))
+        return 0
+    for run in runs:
+        plan = run.get("plan") if isinstance(run.get("plan"), list) else []
+        tasks = ", ".join(str(t.get("task", "?")) if isinstance(t, dict) else "?" for t in plan) or "chit-chat"
+        timings = run.get("timings") if isinstance(run.get("timings"), dict) else {}
+        print(f"{run['id']}  {run.get('time', '?')}  {str(run.get('request', ''))[:60]!r}  [{tasks}]  "
+              f"{timings.get('total', '?')}s")
+    err.print(f"[dim]log: {log_path()}[/]")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from langchain_hugginggpt.agent.run_log import areplay, find_run
+
+    record = find_run(args.run_id)
+    if args.workspace is None:  # the folder the run read its inputs in, where it still exists
+        logged = record.get("workspace")
+        args.workspace = logged if logged and os.path.isdir(logged) else "."
+    result = asyncio.run(areplay(record, _agent(args)))
+    print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) if args.json else result.answer)
+    return 1 if result.error or _every_task_failed(result) else 0
+
+
+def add_url_options(parser: argparse.ArgumentParser) -> None:
+    """The URL-input flags, shared by `run`, `chat`, `replay` and `serve`."""
+    parser.add_argument("--allow-url-host", action="append", default=[], metavar="HOST",
+                        help="let URL inputs reach this internal host (name, IP or network such as 10.0.0.0/8; "
+                             "repeatable). Others must resolve to public addresses only")
+    parser.add_argument("--no-url-inputs", action="store_true", help="refuse URL inputs: files must be in the workspace")
+    parser.add_argument("--max-download-mb", type=positive_number, default=50.0, help="largest URL input (default: 50)")
+
+
+def add_experts_options(parser: argparse.ArgumentParser) -> None:
+    """`--experts`, shared by `run`, `chat`, `replay` and `serve`."""
+    parser.add_argument("--experts", default=os.environ.get("HUGGINGGPT_EXPERTS"), metavar="URL",
+                        help="run tasks on the experts of `hugginggpt experts serve` at this URL ('ray' inside the "
+                             "Ray cluster; default: $HUGGINGGPT_EXPERTS, else every model runs in this process)")
+    parser.add_argument("--local-fallback", action="store_true",
+                        help="with --experts: run a task here when its model's deployment is missing or unhealthy")
+
+
+def experts_options(args: argparse.Namespace) -> dict[str, Any]:
+    if not getattr(args, "experts", None):
+        return {}
+    from langchain_hugginggpt.experts.client import RemoteExperts
+
+    return {"experts": RemoteExperts(args.experts, fallback_local=args.local_fallback)}
+
+
+def url_policy(args: argparse.Namespace) -> Any:
+    from langchain_hugginggpt.core.downloads import UrlPolicy
+
+    return UrlPolicy(enabled=not args.no_url_inputs, allow_hosts=tuple(args.allow_url_host),
+                     max_bytes=int(args.max_download_mb * 2**20))
+
+
+def _agent_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
+                        help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
+    parser.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
+    parser.add_argument("--responder", choices=["llm", "template"], default=None)
+    parser.add_argument("--workspace", type=folder, default=".", help="folder that inputs resolve in (default: current)")
+    parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
+    add_experts_options(parser)
+    add_url_options(parser)
+    parser.add_argument("--no-log", action="store_true", help="do not append this run to the run log")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hugginggpt", description="HuggingGPT on LangChain.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="answer one request")
+    run.add_argument("request")
+    _agent_options(run)
+    run.add_argument("--json", action="store_true", help="print the full result as one JSON object")
+    run.set_defaults(func=cmd_run)
+    chat = sub.add_parser("chat", help="multi-turn chat")
+    _agent_options(chat)
+    chat.add_argument("--thread", help="continue this conversation (its id is shown when a chat starts)")
+    chat.add_argument("--checkpoints", default=None,
+                      help="SQLite file that keeps conversations (default: checkpoints.sqlite3 in the data folder)")
+    chat.set_defaults(func=cmd_chat)
+    tasks = sub.add_parser("tasks", help="supported tasks and the models that can run them here")
+    shape = tasks.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true")
+    shape.add_argument("--markdown", action="store_true", help="a Markdown table (used for the README)")
+    tasks.set_defaults(func=cmd_tasks)
+    logs = sub.add_parser("logs", help="logged runs")
+    logs.add_argument("--last", type=positive_int, default=20)
+    logs.add_argument("--json", action="store_true")
+    logs.set_defaults(func=cmd_logs)
+    replay = sub.add_parser("replay", help="run a logged plan again with its logged models")
+    replay.add_argument("run_id")
+    _agent_options(replay)
+    replay.add_argument("--json", action="store_true", help="print the full result as one JSON object")
+    replay.set_defaults(workspace=None)  # default: the run's own workspace (cmd_replay)
+    replay.set_defaults(func=cmd_replay)
+    for module in PLUGINS:
+        try:
+            plugin = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and module.startswith(exc.name):
+                continue  # that package is not there yet
+            raise
+        plugin.add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    # The CLI shows its own progress; model loaders' bars would only interleave with it.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _refuse_unknown(parser, sys.argv[1:] if argv is None else argv, unknown)
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a clear one-line error, not a stack trace
+        if os.environ.get("HUGGINGGPT_DEBUG"):
+            raise
+        err.print(f"[red]error:[/] {_error_text(exc)}")
+        return 2
+
+
+def _refuse_unknown(parser: argparse.ArgumentParser, argv: list[str], unknown: list[str]) -> None:
+    """Exit with the usage of the (sub)command the words name, not the top-level one, and a likely spelling for a
+    misspelt option ("--planer": did you mean --planner?)."""
+    command = parser
+    for word in argv:  # the deepest subcommand named ("eval taskbench", "models import")
+        subcommands = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        if subcommands and word in subcommands[0].choices:
+            command = subcommands[0].choices[word]
+    options = [o for a in command._actions for o in a.option_strings]
+    hints = [f"{word}: did you mean {close[0]}?" for word in unknown if word.startswith("-")
+             for close in [difflib.get_close_matches(word.split("=")[0], options, n=1)] if close]
+    command.error(f"unrecognized arguments: {' '.join(unknown)}" + ("; " + "; ".join(hints) if hints else ""))
+
+
+def _error_text(exc: Exception) -> str:
+    """One line naming the problem: a pydantic error by its messages alone (no URL, no echo of the input)."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        return "; ".join(".".join(map(str, e["loc"])) + ": " + e["msg"].removeprefix("Value error, ")
+                         for e in exc.errors())
+    return f"{type(exc).__name__}: {exc}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""The task table: every task type the planner may use, with its input slots and output.
+
+Like `transformers.pipelines.SUPPORTED_TASKS`, a task name maps to what it takes
+and gives; which models can run it lives in the engine registry (`registry.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langchain_hugginggpt.core.schema import ResourceType
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    name: str
+    family: str  # language, vision, audio, video, control
+    description: str
+    inputs: dict[str, ResourceType]  # slot name -> resource type
+    output: ResourceType  # the resource a later task can reference as <resource>-N
+    required: tuple[str, ...] = ()
+    slot_help: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def input_types(self) -> list[str]:
+        return sorted(set(self.inputs.values()))
+
+
+def _t(name, family, description, inputs, output, required=None, **slot_help) -> TaskSpec:
+    return TaskSpec(
+        name=name,
+        family=family,
+        description=description,
+        inputs=inputs,
+        output=output,
+        required=tuple(required if required is not None else inputs),
+        slot_help=slot_help,
+    )
+
+
+TEXT = {"text": "text"}
+IMAGE = {"image": "image"}
+AUDIO = {"audio": "audio"}
+
+_SPECS: list[TaskSpec] = [
+    # language
+    _t("text-classification", "language", "Assigns a label such as a sentiment or topic to a piece of text.", TEXT, "text"),
+    _t("token-classification", "language", "Labels words in a text: named entities (people, places, organisations, dates) or parts of speech.", TEXT, "text"),
+    _t("text2text-generation", "language", "Rewrites an input text into a new text following an instruction (paraphrase, correct, convert).", TEXT, "text"),
+    _t("summarization", "language", "Produces a shorter text that keeps the main points of a long text.", TEXT, "text"),
+    _t("translation", "language", "Translates a text from one language to another (e.g. English to Spanish).",
+       {"text": "text", "target_lang": "text", "source_lang": "text"}, "text", required=("text",),
+       target_lang="the language to translate into, e.g. French", source_lang="the language of the text, e.g. German"),
+    _t("question-answering", "language", "Answers a question from a given context passage.", {"text": "text", "context": "text"}, "text",
+       text="the question", context="the passage that holds the answer"),
+    _t("conversational", "language", "Replies to a message as a chat assistant would.", TEXT, "text"),
+    _t("text-generation", "language", "Continues or writes new text from a prompt (stories, descriptions, code).", TEXT, "text"),
+    _t("sentence-similarity", "language", "Scores how close in meaning two sentences are.", {"text": "text", "text2": "text"}, "text",
+       text="the first sentence", text2="the sentence to compare with"),
+    _t("tabular-classification", "language", "Classifies the rows of a table given as an image or a file.", IMAGE, "text"),
+    _t("zero-shot-classification", "language", "Classifies a text into labels given at request time, without training on them.", {"text": "text", "labels": "text"}, "text",
+       required=("text",), labels="comma-separated candidate labels"),
+    # vision
+    _t("image-classification", "vision", "Names the main thing in an image (one of the ImageNet classes, for example).", IMAGE, "text"),
+    _t("object-detection", "vision", "Finds and counts objects in an image, with a box and label for each; writes an image with the boxes drawn.", IMAGE, "image"),
+    _t("image-segmentation", "vision", "Divides an image into regions (people, background, objects) and writes a mask overlay.", IMAGE, "image"),
+    _t("depth-estimation", "vision", "Estimates how far each pixel is from the camera and writes a depth map image.", IMAGE, "image"),
+    _t("image-to-text", "vision", "Describes an image in words (captioning) or reads the text printed in it (OCR).", IMAGE, "text"),
+    _t("visual-question-answering", "vision", "Answers a question about the content of an image.", {"image": "image", "text": "text"}, "text",
+       text="the question about the image"),
+    _t("document-question-answering", "vision", "Answers a question about a scanned document, receipt or form image.", {"image": "image", "text": "text"}, "text",
+       text="the question about the document"),
+    _t("text-to-image", "vision", "Generates an image from a text description.", TEXT, "image"),
+    _t("image-to-image", "vision", "Transforms an image into a variation or a new style.", {"image": "image", "text": "text"}, "image",
+       required=("image",), text="optional guidance for the transformation"),
+    _t("image-editing", "vision", "Edits an image following a text instruction (e.g. 'make the sky purple').", {"image": "image", "text": "text"}, "image"),
+    # audio
+    _t("automatic-speech-recognition", "audio", "Transcribes the speech in an audio file to text.", AUDIO, "text"),
+    _t("text-to-speech", "audio", "Reads a text aloud and writes the speech to an audio file.", TEXT, "audio"),
+    _t("audio-classification", "audio", "Labels an audio clip: speech or not, sound events, language spoken.", AUDIO, "text"),
+    _t("audio-to-audio", "audio", "Transforms audio into new audio, e.g. removes background noise from speech.", AUDIO, "audio"),
+    # video
+    _t("text-to-video", "video", "Generates a short video from a text description.", TEXT, "video"),
+    _t("video-classification", "video", "Labels what happens in a video.", {"video": "video"}, "text"),
+]
+
+# ControlNet-style conditions: extract a map from an image, or draw an image from a map plus text.
+_CONTROLS = {
+    "canny": "Canny edge map",
+    "hed": "HED soft-edge map",
+    "mlsd": "straight-line map",
+    "openpose": "human pose skeleton",
+    "depth": "depth map",
+    "seg": "segmentation map",
+    "scribble": "scribble (rough sketch) map",
+}
+for _name, _what in _CONTROLS.items():
+    _SPECS.append(_t(f"{_name}-control", "control", f"Extracts a {_what} from an image, as a condition for controlled image generation.", IMAGE, "image"))
+    _SPECS.append(_t(f"{_name}-text-to-image", "control", f"Generates a new image from a {_what} plus a text prompt (ControlNet).",
+                     {"image": "image", "text": "text"}, "image", image=f"the {_what}", text="what the new image shows"))
+
+TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in _SPECS}
+
+
+def get_task(name: str) -> TaskSpec:
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise KeyError(f"unknown task {name!r}; known tasks: {', '.join(sorted(TASKS))}") from None
