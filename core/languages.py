@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import re
 
-# ISO 639-1 code -> (English name, ISO 639-3 code): the languages of Apertium's English pairs in Debian,
-# espeak-ng's main voices, and the languages users most often ask for.
-LANGUAGES: dict[str, tuple[str, str]] = {
-    "en": ("English", "eng"), "es": ("Spanish", "spa"), "gl": ("Galician", "glg"), "ca": ("Catalan", "cat"),
-    "eo": ("Esperanto", "epo"), "eu": ("Basque", "eus"), "is": ("Icelandic", "isl"), "mk": ("Macedonian", "mkd"),
-    "sh": ("Serbo-Croatian", "hbs"), "fr": ("French", "fra"), "de": ("German", "deu"), "it": ("Italian", "ita"),
-    "pt": ("Portuguese", "por"), "nl": ("Dutch", "nld"), "zh": ("Chinese", "zho"), "ja": ("Japanese", "jpn"),
-    "ru": ("Russian", "rus"), "ko": ("Korean", "kor"), "ar": ("Arabic", "ara"), "hi": ("Hindi", "hin"),
-    "sv": ("Swedish", "swe"), "pl": ("Polish", "pol"), "tr": ("Turkish", "tur"), "el": ("Greek", "ell"),
-    "he": ("Hebrew", "heb"), "vi": ("Vietnamese", "vie"), "uk": ("Ukrainian", "ukr"), "cs": ("Czech", "ces"),
-    "da": ("Danish", "dan"), "fi": ("Finnish", "fin"), "no": ("Norwegian", "nor"), "ro": ("Romanian", "ron"),
+# ISO 639-1 code -> English name: every language the package names anywhere (model cards give codes; the
+# embedding model matches a request's "German" far better than "de"; the planner reads the names in requests).
+LANGUAGE_NAMES: dict[str, str] = {
+    "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "ca": "Catalan", "cs": "Czech", "da": "Danish",
+    "de": "German", "el": "Greek", "en": "English", "eo": "Esperanto", "es": "Spanish", "et": "Estonian",
+    "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish", "gl": "Galician",
+    "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian", "is": "Icelandic",
+    "it": "Italian", "ja": "Japanese", "ko": "Korean", "la": "Latin", "lt": "Lithuanian", "lv": "Latvian",
+    "mk": "Macedonian", "ms": "Malay", "nl": "Dutch", "no": "Norwegian", "pl": "Polish", "pt": "Portuguese",
+    "ro": "Romanian", "ru": "Russian", "sh": "Serbo-Croatian", "sk": "Slovak", "sl": "Slovenian", "sr": "Serbian",
+    "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian",
+    "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese",
 }
+# The languages the engines translate and speak (Apertium's English pairs in Debian, espeak-ng's main voices, and
+# the languages users most often ask for): ISO 639-1 code -> (English name, ISO 639-3 code).
+LANGUAGES: dict[str, tuple[str, str]] = {code: (LANGUAGE_NAMES[code], iso3) for code, iso3 in {
+    "en": "eng", "es": "spa", "gl": "glg", "ca": "cat", "eo": "epo", "eu": "eus", "is": "isl", "mk": "mkd",
+    "sh": "hbs", "fr": "fra", "de": "deu", "it": "ita", "pt": "por", "nl": "nld", "zh": "zho", "ja": "jpn",
+    "ru": "rus", "ko": "kor", "ar": "ara", "hi": "hin", "sv": "swe", "pl": "pol", "tr": "tur", "el": "ell",
+    "he": "heb", "vi": "vie", "uk": "ukr", "cs": "ces", "da": "dan", "fi": "fin", "no": "nor", "ro": "ron",
+}.items()}
 _BY_NAME = {name.lower(): code for code, (name, _) in LANGUAGES.items()}
 _BY_NAME.update({"castilian": "es", "mandarin": "zh", "croatian": "sh", "serbian": "sh", "bosnian": "sh"})
 

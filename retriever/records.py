@@ -8,23 +8,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from langchain_hugginggpt.core.languages import LANGUAGE_NAMES
 from langchain_hugginggpt.retriever.cards import short_description
 
 Source = Literal["builtin", "import", "hub", "user"]
 # Later sources win when two describe the same (task, id).
 SOURCE_PRECEDENCE: tuple[Source, ...] = ("builtin", "import", "hub", "user")
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
-# Cards name languages by ISO code; the embedding model matches a request's "German" far better than "de".
-LANGUAGE_NAMES = {
-    "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "ca": "Catalan", "cs": "Czech", "da": "Danish",
-    "de": "German", "el": "Greek", "en": "English", "es": "Spanish", "et": "Estonian", "eu": "Basque",
-    "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish", "gl": "Galician", "he": "Hebrew",
-    "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian", "it": "Italian", "ja": "Japanese",
-    "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "ms": "Malay", "nl": "Dutch", "no": "Norwegian",
-    "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian",
-    "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "th": "Thai", "tr": "Turkish",
-    "uk": "Ukrainian", "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese",
-}
 _CARD_LANGUAGES = re.compile(r"^\W*(?:source|target) languages?\W*:\s*([\w ,+-]+)$", re.IGNORECASE | re.MULTILINE)
 
 
