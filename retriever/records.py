@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.retriever.cards import short_description
 
 Source = Literal["builtin", "import", "hub", "user"]
@@ -28,7 +29,7 @@ LANGUAGE_NAMES = {
 _CARD_LANGUAGES = re.compile(r"^\W*(?:source|target) languages?\W*:\s*([\w ,+-]+)$", re.IGNORECASE | re.MULTILINE)
 
 
-class CatalogError(ValueError):
+class CatalogError(HuggingGPTError, ValueError):
     """A catalog source could not be read, reached or changed; the message says which and why."""
 
 

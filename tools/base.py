@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.workspace import Workspace, WorkspaceError
 from langchain_hugginggpt.core.tasks import TaskSpec, get_task
 
@@ -28,7 +29,7 @@ def module_installed(name: str) -> bool:
         return True
 
 
-class ExpertError(ToolException):
+class ExpertError(HuggingGPTError, ToolException):
     """A task could not run; the message names the task, the model and the cause."""
 
 
