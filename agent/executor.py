@@ -22,7 +22,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.schema import REFERENCE_RE, Plan, Selection, Task, TaskResult, references_in
 from langchain_hugginggpt.core.workspace import Workspace
-from langchain_hugginggpt.tools.base import ExpertTool
+from langchain_hugginggpt.tools.expert_tool import ExpertTool
 from langchain_hugginggpt.core.tasks import TASKS
 
 
@@ -130,7 +130,7 @@ class TaskExecutor:
 
         def work() -> dict[str, Any]:
             try:
-                return tool.invoke(args, config)
+                return tool.run_expert(args, config).model_dump()
             finally:
                 workspace.task_files.end()
 

@@ -249,3 +249,11 @@ class Workspace:
     def _inside(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents or path == self.outputs or self.outputs in path.parents
 
+
+def relative_path(workspace: Workspace, path: str | Path) -> str | None:
+    """The workspace-relative form of a path inside the workspace (None outside it)."""
+    resolved = Path(path).resolve()
+    for base, prefix in ((workspace.root, ""), (workspace.outputs, "outputs/")):
+        if resolved.is_relative_to(base):
+            return prefix + resolved.relative_to(base).as_posix()
+    return None

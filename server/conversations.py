@@ -26,8 +26,8 @@ from langchain_hugginggpt.agent.graph import NAME, ROLES, build_graph, result_fr
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.schema import HuggingGPTResult
-from langchain_hugginggpt.server.files import media_entry, relative_path
-from langchain_hugginggpt.core.workspace import Workspace, media_type
+from langchain_hugginggpt.server.files import media_entry
+from langchain_hugginggpt.core.workspace import Workspace, media_type, relative_path
 
 class StoredMessage(BaseModel):
     role: Literal["user", "assistant", "system"]
