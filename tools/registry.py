@@ -13,10 +13,13 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from langchain_hugginggpt.tools.base import Engine, ExpertError
 from langchain_hugginggpt.core.tasks import get_task
+
+if TYPE_CHECKING:
+    from langchain_hugginggpt.tools.mcp.experts import McpExpertsConfig
 
 # Modules under tools/engines that hold built-in engines, in preference order.
 BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
@@ -91,8 +94,8 @@ def _load_configured() -> None:
             register(cls)
 
 
-def register_mcp_experts(source: str | Path | Any) -> list[type[Engine]]:
-    """Register every model of an MCP experts config (a YAML file, or an `McpExpertsConfig`); the engine classes."""
+def register_mcp_experts(source: str | Path | McpExpertsConfig) -> list[type[Engine]]:
+    """Register every model of an MCP experts config (its YAML file, or the config); the engine classes."""
     from langchain_hugginggpt.tools.mcp.experts import mcp_engines
 
     return [register(cls) for cls in mcp_engines(source)]
@@ -121,8 +124,8 @@ def resolve_engine(task: str, model_id: str | None = None) -> Engine:
     """
     candidates = sorted(engines_for(task), key=lambda cls: cls.stand_in)  # a stand-in only when no model can run
     if model_id is not None:
-        cls = engine_class(task, model_id)
-        cls = cls or next((made for factory in _FACTORIES if (made := factory(task, model_id))), None)
+        cls = engine_class(task, model_id) or next(
+            (made for factory in _FACTORIES if (made := factory(task, model_id)) is not None), None)
         if cls is None:
             known = ", ".join(c.model_id for c in candidates) or "none"
             raise ExpertError(f"unknown model {model_id!r} for task {task!r}; models registered for it: {known}")
