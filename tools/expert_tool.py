@@ -99,7 +99,10 @@ class ExpertTool(BaseTool):
         """The typed output of one run. Invoked as a tool call, as an LLM's would be (same callbacks and
         tracing), to get the artifact: a plain `invoke(args)` returns only the text for an LLM."""
         call = {"type": "tool_call", "name": self.name, "args": args, "id": f"call-{uuid.uuid4().hex[:12]}"}
-        return self.invoke(call, config).artifact
+        message = self.invoke(call, config)
+        if message.status == "error":  # handle_tool_error made the failure a message for an LLM: no output
+            raise ExpertError(message.content)
+        return message.artifact
 
     def _run(self, run_manager: Any = None, **inputs: Any) -> tuple[str, ExpertOutput]:
         engine = (self.engines or registry).resolve_engine(self.spec.name, self.model)

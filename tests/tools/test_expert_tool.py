@@ -57,6 +57,14 @@ def test_a_failing_task_raises_its_expert_error_through_a_tool_call(workspace):
         tool.run_expert({"image": "missing.png"})
 
 
+def test_with_handle_tool_error_an_llm_reads_the_failure_and_the_program_still_gets_an_error(workspace):
+    tool = ExpertTool.for_task("canny-control", workspace=workspace).model_copy(update={"handle_tool_error": True})
+    message = tool.invoke({"type": "tool_call", "id": "call-2", "name": tool.name, "args": {"image": "missing.png"}})
+    assert message.status == "error" and "missing.png" in message.content and message.artifact is None
+    with pytest.raises(ExpertError, match="canny-control: image input: .*missing.png"):
+        tool.run_expert({"image": "missing.png"})
+
+
 def test_a_result_without_text_is_shown_as_json_and_where_it_ran_is_not(workspace):
     served = {"deployment": "vit", "replica": "vit#abc", "node": "10.0.0.7"}
     output = ExpertOutput(model="m", result=[{"label": "cat", "score": 0.9}], served_by=served)
