@@ -19,9 +19,10 @@ from typing import Any, Awaitable, Callable
 
 from langchain_core.runnables import RunnableConfig
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.schema import REFERENCE_RE, Plan, Selection, Task, TaskResult, references_in
 from langchain_hugginggpt.core.workspace import Workspace
-from langchain_hugginggpt.tools.base import ExpertTool
+from langchain_hugginggpt.tools.expert_tool import ExpertTool
 from langchain_hugginggpt.core.tasks import TASKS
 
 
@@ -35,7 +36,7 @@ def _experts_pool() -> ThreadPoolExecutor:
 OnResult = Callable[[TaskResult], Awaitable[None] | None]
 
 
-class ReferenceError_(ValueError):
+class UnresolvedReference(HuggingGPTError, ValueError):
     """A `<resource>-N` that cannot be filled from task N's output."""
 
 
@@ -62,7 +63,8 @@ def resolve_args(task: Task, results: dict[int, TaskResult]) -> dict[str, Any]:
         source = results[references_in(value)[0]]
         path = (source.output or {}).get(kind)
         if not path:
-            raise ReferenceError_(f"slot {slot!r} refers to task {source.task_id} ({source.task}), which produced no {kind}")
+            raise UnresolvedReference(f"slot {slot!r} refers to task {source.task_id} ({source.task}), "
+                                      f"which produced no {kind}")
         resolved[slot] = path
     return resolved
 
@@ -121,14 +123,14 @@ class TaskExecutor:
             return TaskResult(**base, status="error", error=selection.reason, started_at=started, ended_at=time.time())
         try:
             args = resolve_args(task, results)
-        except (ReferenceError_, KeyError) as exc:
+        except (UnresolvedReference, KeyError) as exc:
             return TaskResult(**base, status="error", error=str(exc), started_at=started, ended_at=time.time())
         workspace = self.workspace.for_task()
         tool = ExpertTool.for_task(task.task, model=model_id, workspace=workspace, engines=self.engines)
 
         def work() -> dict[str, Any]:
             try:
-                return tool.invoke(args, config)
+                return tool.run_expert(args, config).model_dump()
             finally:
                 workspace.task_files.end()
 

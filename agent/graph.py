@@ -146,7 +146,7 @@ def read_decision(value: Any) -> tuple[Literal["approve", "decline", "edit"], li
         return "edit", validate_plan(edited).plan.tasks
     if isinstance(value, dict) and isinstance(value.get("approve"), bool):
         return ("approve" if value["approve"] else "decline"), []
-    raise ValueError(f"cannot read the resume value {value!r}: {RESUME_HELP}")
+    raise PlanError([(None, f"cannot read the resume value {value!r}: {RESUME_HELP}")])
 
 
 Step = Callable[[dict[str, Any], RunnableConfig, Callable[[StageEvent], Any]], Awaitable[Command]]
@@ -295,7 +295,7 @@ def ask_for_approval(state: dict[str, Any], workspace: Workspace | None = None
         value = interrupt(request)
         try:
             return read_decision(value)
-        except ValueError as exc:  # PlanError included
+        except PlanError as exc:
             request = {**request, "error": f"{type(exc).__name__}: {exc}"}
 
 

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.planning import PlannerOutput
+from langchain_hugginggpt.planning.validation import PlanError, PlanTruncated
 from langchain_hugginggpt.agent.llm_planner import ChatLog, LLMPlanner, chat_log_text
 from langchain_hugginggpt.agent.response import Responder
 from langchain_hugginggpt.core.schema import (
@@ -314,11 +315,9 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
                              likely_tasks=getattr(helper, "likely_tasks", None))
         try:
             return await planner.aplan(request, chat_history, config)
-        except ValueError as exc:  # PlanError or unparseable JSON
+        except PlanError as exc:  # an invalid plan, a reply with none in it, or one cut off (PlanTruncated)
             if planned is None or not planned.plan.tasks:
                 raise
-            from langchain_hugginggpt.planning.validation import PlanTruncated
-
             # Said, not swallowed: the label names why, the details and the log hold the whole message.
             why = "cut off" if isinstance(exc, PlanTruncated) else "invalid"
             logger.warning("the LLM's plan was %s, using the offline plan: %s", why, exc)

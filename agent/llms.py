@@ -25,6 +25,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
+
 DEFAULT_LLM = "local"
 
 
@@ -125,7 +127,7 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 MAX_JSON_DEPTH = 32
 
 
-class LLMJSONError(ValueError):
+class LLMJSONError(HuggingGPTError, ValueError):
     """An LLM reply holds no JSON value that can be read."""
 
 

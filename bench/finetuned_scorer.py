@@ -21,7 +21,8 @@ import numpy as np
 from langchain_hugginggpt.planning.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples
 from langchain_hugginggpt.planning.taskset import TfidfTaskSet, model_text
 from langchain_hugginggpt.planning.text import parse
-from langchain_hugginggpt.planning.training import corpus_rows, task_labels
+from langchain_hugginggpt.planning.corpus import corpus_rows
+from langchain_hugginggpt.planning.training import task_labels
 
 FRESH = Path(__file__).resolve().parent / "data" / "fresh_hf.jsonl"
 THRESHOLDS = (0.3, 0.5, 0.7)

@@ -31,8 +31,8 @@ from langchain_hugginggpt.planning.taskbench import HF_TOOLS, ToolSet, predict, 
 from langchain_hugginggpt.planning.detector import FEATURES, TaskDetector
 from langchain_hugginggpt.planning.learned import LearnedPlanner
 from langchain_hugginggpt.planning.retrieval import RULE_SOURCES, RetrievalPlanner
-from langchain_hugginggpt.planning.training import (
-    Embedder, GoldTaskPlanner, corpus_rows, fit_detector, load_corpus_by_writer)
+from langchain_hugginggpt.planning.corpus import corpus_rows, load_corpus_by_writer
+from langchain_hugginggpt.planning.training import Embedder, GoldTaskPlanner, fit_detector
 
 METRICS = ("node_f1", "edge_f1", "arg_name_f1", "arg_value_f1")
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5)

@@ -33,8 +33,8 @@ from langchain_hugginggpt.planning.taskbench import HF_DEV, HF_TOOLS, ToolSet, l
 from langchain_hugginggpt.planning.learned import LearnedPlanner
 from langchain_hugginggpt.planning.detector import DETECTOR_MODEL
 from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel
-from langchain_hugginggpt.planning.training import (
-    STACK_GROUPS, Embedder, GoldTaskPlanner, fit_detector, pool_rows, training_rows)
+from langchain_hugginggpt.planning.corpus import pool_rows
+from langchain_hugginggpt.planning.training import STACK_GROUPS, Embedder, GoldTaskPlanner, fit_detector, training_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"

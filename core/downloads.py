@@ -25,6 +25,7 @@ from pathlib import Path
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.media import ALLOWED, SNIFF_BYTES, allowed_formats, serves_as, sniff
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -38,7 +39,7 @@ ALLOW_HINT = "URL inputs may only reach public addresses unless the host is allo
 READ_STALL_S = 10.0  # the longest one read of a download may wait
 
 
-class DownloadRefused(ValueError):
+class DownloadRefused(HuggingGPTError, ValueError):
     """A URL input that breaks a download rule; the message names the rule."""
 
 

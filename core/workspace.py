@@ -20,6 +20,7 @@ import urllib.parse
 import uuid
 from pathlib import Path
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.downloads import DownloadRefused, UrlPolicy, download
 from langchain_hugginggpt.core.media import (  # noqa: F401 (MEDIA_SUFFIXES, looks_like_file: re-exported)
     ALLOWED, MEDIA_SUFFIXES, SNIFF_BYTES, allowed_formats, looks_like_file, media_problem, media_type, sniff)
@@ -57,11 +58,11 @@ def folder_size(folder: Path, hidden: bool = True) -> int:
     return total
 
 
-class WorkspaceError(ValueError):
+class WorkspaceError(HuggingGPTError, ValueError):
     """An input path that does not exist, lies outside the workspace, or a URL input that was refused."""
 
 
-class TaskAbandoned(RuntimeError):
+class TaskAbandoned(HuggingGPTError, RuntimeError):
     """Raised in a task the executor stopped waiting for, when it asks for another output file."""
 
 
@@ -247,3 +248,12 @@ class Workspace:
 
     def _inside(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents or path == self.outputs or self.outputs in path.parents
+
+
+def relative_path(workspace: Workspace, path: str | Path) -> str | None:
+    """The workspace-relative form of a path inside the workspace (None outside it)."""
+    resolved = Path(path).resolve()
+    for base, prefix in ((workspace.root, ""), (workspace.outputs, "outputs/")):
+        if resolved.is_relative_to(base):
+            return prefix + resolved.relative_to(base).as_posix()
+    return None

@@ -32,9 +32,11 @@ from langchain_hugginggpt.experts.protocol import (
     MediaFile,
 )
 from langchain_hugginggpt.experts.readiness import UNSCHEDULABLE_MARK, Readiness
+from langchain_hugginggpt.core.schema import Candidate, Task
 from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput, cues_fit
 from langchain_hugginggpt.core.tasks import get_task
+from langchain_hugginggpt.tools.candidates import rank_engines
 
 log = logging.getLogger(__name__)
 
@@ -206,10 +208,8 @@ class RemoteExperts:
             time.sleep(min(START_POLL_S, max(0.0, deadline - time.monotonic())))
             fresh = True
 
-    def candidates(self) -> Any:
+    def candidates(self) -> DeployedCandidates:
         """The model-selection source that offers only the healthy deployments."""
-        from langchain_hugginggpt.experts.candidates import DeployedCandidates
-
         return DeployedCandidates(self)
 
     def resolve_engine(self, task: str, model_id: str | None = None) -> Engine:
@@ -294,3 +294,23 @@ class RemoteEngine(Engine):
 
     def run(self, inputs: dict[str, Any], workspace: Workspace) -> ExpertOutput:
         return self.experts.run(self.info, inputs, workspace)
+
+
+class DeployedCandidates:
+    """A `CandidateSource`: the healthy deployments of a task, ranked like local engines."""
+
+    def __init__(self, experts: RemoteExperts) -> None:
+        self.experts = experts
+
+    def candidates(self, task: Task, request: str, k: int) -> list[Candidate]:
+        engines = [RemoteEngine(self.experts, info) for info in self.experts.deployments_for(task.task)
+                   if info.healthy]
+        return rank_engines(engines, task, request, k)
+
+    def unavailable_reason(self, task: Task) -> str:
+        deployed = [info for info in self.experts.catalog() if info.task == task.task]
+        where = self.experts.transport.where
+        if not deployed:
+            return f"no expert deployment at {where} serves {task.task}"
+        states = "; ".join(f"{i.name} is {i.status}" + (f" ({i.message})" if i.message else "") for i in deployed)
+        return f"no healthy expert deployment at {where} serves {task.task}: {states}"

@@ -18,13 +18,14 @@ from typing import Any
 
 import httpx
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.experts.readiness import Readiness, readiness
 
 POLL_S = 1.0
 DELETE_TIMEOUT_S = 15.0  # then Ray itself is shut down: SIGTERM must end us well within 30 s
 
 
-class ServeClash(RuntimeError):
+class ServeClash(HuggingGPTError, RuntimeError):
     """Another experts server (or another program) holds what this one would use."""
 
 

@@ -10,10 +10,10 @@ back-instruct corpus (`hugginggpt train planner`) and wires it the same way.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 from langchain_hugginggpt.core.schema import Plan
+from langchain_hugginggpt.planning.base import Planner, PlannerOutput
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
@@ -21,23 +21,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["Planner", "PlannerOutput", "default_planner", "select_examples", "likely_tasks"]
-
-
-@dataclass
-class PlannerOutput:
-    """A plan and how it was made: which planner, how confident, and planner-specific details."""
-
-    plan: Plan
-    planner: str
-    confidence: float = 1.0
-    details: dict[str, Any] = field(default_factory=dict)
-
-
-@runtime_checkable
-class Planner(Protocol):
-    name: str
-
-    def plan(self, request: str, chat_history: list[dict] | None = None) -> PlannerOutput: ...
 
 
 _shared: dict[str, "RetrievalPlanner"] = {}

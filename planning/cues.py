@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from langchain_hugginggpt.planning.families import FAMILIES, IN_PICTURE, NOUNS, OUTPUT_FAMILIES
 from langchain_hugginggpt.planning.lexicon import CUE_TABLE
-from langchain_hugginggpt.planning.text import EMBEDDED_REQUEST, POLITE_REQUEST, ParsedRequest, question_spans
+from langchain_hugginggpt.planning.request import EMBEDDED_REQUEST, POLITE_REQUEST, ParsedRequest, question_spans
 
 NOUN_RE = {kind: re.compile(rf"(?<![\w@])(?:{pattern})(?!\w)", re.I) for kind, pattern in NOUNS.items()}
 CUES = [(re.compile(rf"(?<![\w@])(?:{'|'.join(alternatives)})", re.I), target, weight)

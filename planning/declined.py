@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_hugginggpt.planning.cues import CUES  # parse imports this module lazily: no cycle
+from langchain_hugginggpt.planning.cues import CUES
 from langchain_hugginggpt.planning.families import NOUNS
 
 # what a step makes, declined by its name alone: "no video, please", "forget the summary", "not a still image"

@@ -27,13 +27,14 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from langchain_hugginggpt.planning.bank import ExampleBank
+from langchain_hugginggpt.planning.corpus import corpus_examples
 from langchain_hugginggpt.planning.cues import Mention
 from langchain_hugginggpt.planning.detector import ASKS_NOTHING, DETECTOR_MODEL, Evidence, TaskDetector
 from langchain_hugginggpt.planning.families import FAMILIES, OUTPUT_FAMILIES
 from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel
 from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 from langchain_hugginggpt.planning.steps import Step
-from langchain_hugginggpt.planning import PlannerOutput
+from langchain_hugginggpt.planning.base import PlannerOutput
 from langchain_hugginggpt.planning.text import ParsedRequest, history_files, parse
 from langchain_hugginggpt.core.schema import Plan
 from langchain_hugginggpt.core.tasks import TASKS
@@ -101,8 +102,6 @@ class LearnedPlanner(RetrievalPlanner):
     def select_examples(self, request: str, k: int = 4) -> list[tuple[str, Plan]]:
         """The k corpus requests most like this one, with their plans (the LLM chain's demonstrations)."""
         if "corpus_bank" not in self._built:
-            from langchain_hugginggpt.planning.training import corpus_examples
-
             self._built["corpus_bank"] = ExampleBank(corpus_examples())
         return [(r, p) for r, p, _ in self._built["corpus_bank"].search(request, k)]
 

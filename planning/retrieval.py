@@ -16,7 +16,7 @@ import functools
 import re
 from typing import Callable
 
-from langchain_hugginggpt.planning import PlannerOutput
+from langchain_hugginggpt.planning.base import PlannerOutput
 from langchain_hugginggpt.planning.bank import ExampleBank
 from langchain_hugginggpt.planning.cues import Mention, find_mentions
 from langchain_hugginggpt.planning.phrasebook import PhraseClassifier

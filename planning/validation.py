@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from langchain_hugginggpt.core.schema import Plan, Task, references_in
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.media import looks_like_file, media_type
 from langchain_hugginggpt.core.tasks import TASKS, TaskSpec
 
@@ -41,7 +42,7 @@ TASK_ALIASES = {
 MAX_PLAN_TASKS = 64
 
 
-class PlanError(ValueError):
+class PlanError(HuggingGPTError, ValueError):
     """The plan cannot run as written; `problems` lists (task id or None, message)."""
 
     def __init__(self, problems: list[tuple[int | None, str]]):

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 from langchain_core.embeddings import Embeddings
 
-DEFAULT_EMBEDDING_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+from langchain_hugginggpt.retriever.minilm_onnx import DEFAULT_EMBEDDING_NAME
+
 logger = logging.getLogger(__name__)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from langchain_hugginggpt.core.paths import cache_dir
 
 logger = logging.getLogger(__name__)
+DEFAULT_EMBEDDING_NAME = "sentence-transformers/all-MiniLM-L6-v2"  # the model, whichever runtime computes it
 ONNX_FILE = "all-MiniLM-L6-v2.onnx"
 INT8_FILE = "all-MiniLM-L6-v2.int8.onnx"
 EMBEDDING_SIZE = 384  # all-MiniLM-L6-v2's vectors

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from langchain_hugginggpt.retriever.embeddings import DEFAULT_EMBEDDING_NAME
-from langchain_hugginggpt.retriever.minilm_onnx import EMBEDDING_SIZE, ONNX_FILE, MiniLMOnnx, export_onnx, length_batches
+from langchain_hugginggpt.retriever.minilm_onnx import (DEFAULT_EMBEDDING_NAME, EMBEDDING_SIZE, ONNX_FILE, MiniLMOnnx,
+                                                        export_onnx, length_batches)
 
 __all__ = ["EMBEDDING_SIZE", "ONNX_FILE", "MiniLMOnnxEmbeddings", "export_onnx", "length_batches"]
 

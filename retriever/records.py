@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.languages import LANGUAGE_NAMES
 from langchain_hugginggpt.retriever.cards import short_description
 
@@ -18,7 +19,7 @@ HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
 _CARD_LANGUAGES = re.compile(r"^\W*(?:source|target) languages?\W*:\s*([\w ,+-]+)$", re.IGNORECASE | re.MULTILINE)
 
 
-class CatalogError(ValueError):
+class CatalogError(HuggingGPTError, ValueError):
     """A catalog source could not be read, reached or changed; the message says which and why."""
 
 

@@ -45,7 +45,7 @@ from langchain_hugginggpt.server.conversations import ConversationThreads
 from langchain_hugginggpt.server.guard import LOOPBACK_ORIGIN, Guard, json_error, origin_rule
 from langchain_hugginggpt.server.openai_api import OpenAIErrors
 from langchain_hugginggpt.server.public import PublicPaths, PublicPathsMiddleware
-from langchain_hugginggpt.core.workspace import Workspace
+from langchain_hugginggpt.core.workspace import UPLOADS, Workspace
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.server.files import UploadQuota
@@ -99,7 +99,10 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     from langserve import add_routes
 
     from langchain_hugginggpt.core.schema import HuggingGPTResult
-    from langchain_hugginggpt.server import files, openai_api, routes
+    from langchain_hugginggpt.server.files import UploadQuota
+    from langchain_hugginggpt.server.files import router as files_router
+    from langchain_hugginggpt.server.openai_api import router as openai_router
+    from langchain_hugginggpt.server.routes import router as api_router
     from langchain_hugginggpt.core.paths import data_dir as default_data_dir
 
     if isinstance(max_upload_storage, bool) or not isinstance(max_upload_storage, int) or max_upload_storage < 1:
@@ -112,7 +115,7 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     agent = (agent_factory or default_agent_factory())(workspace)
     public = PublicPaths(workspace, private=[data])
     threads = ConversationThreads(agent, data / CHECKPOINTS_NAME, workspace)
-    uploads = files.UploadQuota(workspace.root / files.UPLOADS, max_upload_storage)
+    uploads = UploadQuota(workspace.root / UPLOADS, max_upload_storage)
     state = ServerState(agent, workspace, threads, max_upload_bytes, uploads, api_key, public, sse_ping_seconds)
 
     app = FastAPI(title="HuggingGPT", version="0.1.0",
@@ -127,9 +130,9 @@ def create_app(agent_factory: AgentFactory | None = None, *, workspace: Workspac
     _add_cors(app, cors_origins)
     _add_error_handlers(app)
     # The compatible POST /hugginggpt is an exact path; LangServe's routes live under /hugginggpt/...
-    app.include_router(routes.router)
-    app.include_router(files.router)
-    app.include_router(openai_api.router)
+    app.include_router(api_router)
+    app.include_router(files_router)
+    app.include_router(openai_router)
     add_routes(app, agent, path="/hugginggpt", output_type=HuggingGPTResult, serializer=_serializer(),
                dependencies=[Depends(_batch_inputs_checker(agent))])
     _add_health_and_page(app, state)

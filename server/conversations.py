@@ -24,9 +24,10 @@ from pydantic import BaseModel, Field
 from langchain_hugginggpt.agent.checkpoints import checkpoint_time, sqlite_checkpointer
 from langchain_hugginggpt.agent.graph import NAME, ROLES, build_graph, result_from_state
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.schema import HuggingGPTResult
-from langchain_hugginggpt.server.files import media_entry, relative_path
-from langchain_hugginggpt.core.workspace import Workspace, media_type
+from langchain_hugginggpt.server.files import media_entry
+from langchain_hugginggpt.core.workspace import Workspace, media_type, relative_path
 
 class StoredMessage(BaseModel):
     role: Literal["user", "assistant", "system"]
@@ -54,7 +55,7 @@ class Conversation(BaseModel):
         return [{"role": m.role, "content": m.content} for m in self.messages]
 
 
-class ConversationNotFound(KeyError):
+class ConversationNotFound(HuggingGPTError, KeyError):
     pass
 
 

@@ -37,7 +37,8 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel
 
 from langchain_hugginggpt.core.media import ALLOWED, SNIFF_BYTES, allowed_formats, media_problem, sniff
-from langchain_hugginggpt.core.workspace import MAX_TEXT_FILE_BYTES, UPLOADS, Workspace, folder_size, media_type
+from langchain_hugginggpt.core.workspace import (MAX_TEXT_FILE_BYTES, UPLOADS, Workspace, folder_size, media_type,
+                                                 relative_path)
 
 logger = logging.getLogger(__name__)
 
@@ -64,15 +65,6 @@ def safe_name(filename: str | None, extension: str) -> str:
     stem = unicodedata.normalize("NFKD", PurePosixPath(base).stem).encode("ascii", "ignore").decode()
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-_")[:48] or "upload"
     return f"{stem}-{uuid.uuid4().hex[:8]}{extension}"
-
-
-def relative_path(workspace: Workspace, path: str | Path) -> str | None:
-    """The workspace-relative form of a path inside the workspace (None outside it)."""
-    resolved = Path(path).resolve()
-    for base, prefix in ((workspace.root, ""), (workspace.outputs, "outputs/")):
-        if resolved.is_relative_to(base):
-            return prefix + resolved.relative_to(base).as_posix()
-    return None
 
 
 def file_url(workspace: Workspace, path: str | Path) -> str | None:

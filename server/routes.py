@@ -26,8 +26,8 @@ from sse_starlette import EventSourceResponse
 from langchain_hugginggpt.agent.graph import chat_log
 from langchain_hugginggpt.core.schema import StageEvent, content_text, request_problem
 from langchain_hugginggpt.server.conversations import Conversation, ConversationNotFound, request_message
-from langchain_hugginggpt.server.files import media_entry, relative_path
-from langchain_hugginggpt.core.workspace import URL_SCHEME, WorkspaceError
+from langchain_hugginggpt.server.files import media_entry
+from langchain_hugginggpt.core.workspace import URL_SCHEME, WorkspaceError, relative_path
 
 logger = logging.getLogger(__name__)
 router = APIRouter()

@@ -1,6 +1,5 @@
-"""The two concepts of the tools layer: an Engine runs one model for one task; an
-ExpertTool is the LangChain tool for a task type, which runs the engine that
-model selection chose.
+"""What every expert shares: an Engine runs one model for one task and returns an ExpertOutput, or raises
+ExpertError. The LangChain tool that runs them is tools/expert_tool.py, above the engine registry.
 """
 
 from __future__ import annotations
@@ -11,11 +10,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from langchain_core.tools import BaseTool, ToolException
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from langchain_core.tools import ToolException
+from pydantic import BaseModel, Field
 
-from langchain_hugginggpt.core.workspace import Workspace, WorkspaceError
-from langchain_hugginggpt.core.tasks import TaskSpec, get_task
+from langchain_hugginggpt.core.errors import HuggingGPTError
+from langchain_hugginggpt.core.workspace import Workspace
 
 
 def module_installed(name: str) -> bool:
@@ -28,7 +27,7 @@ def module_installed(name: str) -> bool:
         return True
 
 
-class ExpertError(ToolException):
+class ExpertError(HuggingGPTError, ToolException):
     """A task could not run; the message names the task, the model and the cause."""
 
 
@@ -126,68 +125,3 @@ def missing_files(locate: Callable[[], object]) -> str | None:
     except FileNotFoundError as exc:
         return str(exc)
     return None
-
-
-def _args_schema(spec: TaskSpec) -> type[BaseModel]:
-    fields: dict[str, Any] = {}
-    for slot, kind in spec.inputs.items():
-        help_text = spec.slot_help.get(slot) or (f"path or URL of the input {kind}" if kind != "text" else "input text")
-        default = ... if slot in spec.required else None
-        fields[slot] = (str if slot in spec.required else str | None, Field(default, description=help_text))
-    name = "".join(part.capitalize() for part in spec.name.replace("2", "-2-").split("-")) + "Input"
-    return create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
-
-
-class ExpertTool(BaseTool):
-    """The LangChain tool for one Hugging Face task type.
-
-    `ExpertTool.for_task("object-detection")` runs the first model that can run
-    here; `model=` pins one (that is what the model selection stage does).
-    """
-
-    spec: TaskSpec
-    model: str | None = None
-    workspace: Workspace = Field(default_factory=Workspace)
-    engines: Any = Field(None, description="Where engines come from: anything with `resolve_engine(task, model)` "
-                                           "(e.g. RemoteExperts); default: the local registry.")
-    handle_tool_error: bool | str | Any = False
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    @classmethod
-    def for_task(cls, task: str, *, model: str | None = None, workspace: Workspace | None = None,
-                 engines: Any = None) -> "ExpertTool":
-        spec = get_task(task)
-        return cls(
-            name=spec.name.replace("-", "_"),
-            description=spec.description,
-            args_schema=_args_schema(spec),
-            spec=spec,
-            model=model,
-            workspace=workspace or Workspace(),
-            engines=engines,
-        )
-
-    def with_model(self, model: str | None) -> "ExpertTool":
-        return self.model_copy(update={"model": model})
-
-    def _run(self, run_manager: Any = None, **inputs: Any) -> dict[str, Any]:
-        from langchain_hugginggpt.tools import registry  # avoid an import cycle
-
-        engine = (self.engines or registry).resolve_engine(self.spec.name, self.model)
-        resolved: dict[str, Any] = {}
-        for slot, value in inputs.items():
-            if value is None:
-                continue
-            kind = self.spec.inputs.get(slot, "text")
-            try:
-                resolved[slot] = (str(self.workspace.resolve_input(value, kind)) if kind != "text"
-                                  else self.workspace.text_input(value) if isinstance(value, str) else value)
-            except WorkspaceError as exc:  # a ToolException, so LangChain agents can show it to the LLM
-                raise ExpertError(f"{self.spec.name}: {slot} input: {exc}") from exc
-        try:
-            output = engine.run(resolved, self.workspace)
-        except ExpertError:
-            raise
-        except Exception as exc:  # a model failing must say which task and model failed
-            raise ExpertError(f"{self.spec.name} with {engine.model_id} failed: {type(exc).__name__}: {exc}") from exc
-        return output.model_dump()

@@ -11,9 +11,15 @@ import importlib
 import os
 import threading
 from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertTool
-from langchain_hugginggpt.core.tasks import TASKS, get_task
+from langchain_hugginggpt.tools.base import Engine, ExpertError
+from langchain_hugginggpt.core.tasks import get_task
+
+if TYPE_CHECKING:
+    from langchain_hugginggpt.tools.mcp.experts import McpExpertsConfig
 
 # Modules under tools/engines that hold built-in engines, in preference order.
 BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
@@ -29,6 +35,9 @@ BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
 )
 
 _ENGINES: dict[str, dict[str, type[Engine]]] = defaultdict(dict)
+# Makers of engines for models that are not registered (any Hub model of a task with a runner), asked in order.
+EngineFactory = Callable[[str, str], "type[Engine] | None"]
+_FACTORIES: list[EngineFactory] = []
 _loaded = False
 _load_lock = threading.RLock()  # re-entrant: an engine module may ask the registry while loading
 
@@ -43,6 +52,14 @@ def register(cls: type[Engine], *, replace: bool = True) -> type[Engine]:
     if replace or cls.model_id not in _ENGINES[cls.task]:
         _ENGINES[cls.task][cls.model_id] = cls
     return cls
+
+
+def register_factory(factory: EngineFactory) -> EngineFactory:
+    """Add a maker of engine classes for models not registered by id: `factory(task, model_id)` returns the
+    class, or None when it cannot run that model (hf_transformers adds one for any Hub model)."""
+    if factory not in _FACTORIES:
+        _FACTORIES.append(factory)
+    return factory
 
 
 def unregister(task: str, model_id: str) -> None:
@@ -71,9 +88,17 @@ def _load_configured() -> None:
     """Models a configuration file names: the tools of MCP servers, where $HUGGINGGPT_MCP_EXPERTS names the
     file (tools/mcp/experts.py; the `mcp` SDK is imported only then)."""
     if os.environ.get("HUGGINGGPT_MCP_EXPERTS"):
-        from langchain_hugginggpt.tools.mcp.experts import register_from_environment
+        from langchain_hugginggpt.tools.mcp.experts import configured_engines
 
-        register_from_environment()
+        for cls in configured_engines():
+            register(cls)
+
+
+def register_mcp_experts(source: str | Path | McpExpertsConfig) -> list[type[Engine]]:
+    """Register every model of an MCP experts config (its YAML file, or the config); the engine classes."""
+    from langchain_hugginggpt.tools.mcp.experts import mcp_engines
+
+    return [register(cls) for cls in mcp_engines(source)]
 
 
 def engines_for(task: str) -> list[type[Engine]]:
@@ -99,11 +124,8 @@ def resolve_engine(task: str, model_id: str | None = None) -> Engine:
     """
     candidates = sorted(engines_for(task), key=lambda cls: cls.stand_in)  # a stand-in only when no model can run
     if model_id is not None:
-        cls = engine_class(task, model_id)
-        if cls is None:
-            from langchain_hugginggpt.tools.engines.hf_transformers import engine_for_hub_model
-
-            cls = engine_for_hub_model(task, model_id)
+        cls = engine_class(task, model_id) or next(
+            (made for factory in _FACTORIES if (made := factory(task, model_id)) is not None), None)
         if cls is None:
             known = ", ".join(c.model_id for c in candidates) or "none"
             raise ExpertError(f"unknown model {model_id!r} for task {task!r}; models registered for it: {known}")
@@ -141,7 +163,3 @@ def task_status(task: str) -> dict:
         "unavailable": unavailable,
     }
 
-
-def all_tools(workspace=None) -> list[ExpertTool]:
-    """One LangChain tool per task type."""
-    return [ExpertTool.for_task(name, workspace=workspace) for name in TASKS]

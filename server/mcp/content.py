@@ -23,9 +23,9 @@ from mcp.types import (AudioContent, BlobResourceContents, CallToolResult, Conte
                        ResourceLink)
 
 from langchain_hugginggpt.core.media import ALLOWED, media_type
-from langchain_hugginggpt.server.files import relative_path, served_file
+from langchain_hugginggpt.server.files import served_file
 from langchain_hugginggpt.server.public import PublicPaths
-from langchain_hugginggpt.core.workspace import Workspace
+from langchain_hugginggpt.core.workspace import Workspace, relative_path
 
 RESOURCE_ROOT = "hugginggpt://files"
 MAX_INLINE_BYTES = 8 * 2**20  # a bigger file is linked, not sent: one tool result stays a few MB at most

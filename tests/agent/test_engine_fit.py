@@ -19,7 +19,8 @@ from langchain_hugginggpt.core.schema import Task  # noqa: E402
 from langchain_hugginggpt.agent.selection import ModelSelector
 from langchain_hugginggpt.tools.candidates import RegistryCandidates  # noqa: E402
 from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
-from langchain_hugginggpt.tools.base import Engine, ExpertTool  # noqa: E402
+from langchain_hugginggpt.tools.base import Engine
+from langchain_hugginggpt.tools.expert_tool import ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.registry import register, unregister  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,8 +52,8 @@ def test_reading_the_text_selects_ocr_and_it_reads_the_sign(workspace):
     assert task.args == {"image": "sign.png"}
     assert selection.model_id == "tesseract-ocr"
     assert all(not c.stand_in for c in selection.candidates)  # a real model fits: no stand-in offered
-    out = ExpertTool.for_task(task.task, model=selection.model_id, workspace=workspace).invoke(task.args)
-    assert "NO PARKING TODAY" in out["text"]
+    out = ExpertTool.for_task(task.task, model=selection.model_id, workspace=workspace).run_expert(task.args)
+    assert "NO PARKING TODAY" in out.text
 
 
 @pytest.mark.parametrize("request_", ["Describe the picture street.jpg", "Write a caption for street.jpg"])
@@ -63,8 +64,8 @@ def test_describing_selects_the_caption_stand_in(workspace, request_):
     assert selection.candidates[0].details == {"fits_request": True}
     assert selection.candidates[1].details == {"fits_request": False}
     assert "stand-in" in selection.reason and "no real model that fits this request" in selection.reason
-    out = ExpertTool.for_task(task.task, model=selection.model_id, workspace=workspace).invoke(task.args)
-    assert out["stand_in"] is True and "motorcycle" in out["text"]
+    out = ExpertTool.for_task(task.task, model=selection.model_id, workspace=workspace).run_expert(task.args)
+    assert out.stand_in is True and "motorcycle" in out.text
 
 
 def test_a_request_that_says_neither_gets_the_real_model():

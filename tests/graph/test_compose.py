@@ -2,8 +2,8 @@
 `messages`, `stream_mode="updates"` and `"custom"` (the same stage events as the Runnable's
 `stream`), and the experts as tools a `create_agent` agent calls."""
 
-import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,7 +93,10 @@ def test_task_tools_for_create_agent(agent, workspace):
     state = create_agent(model, tools=tools).invoke({"messages": [("user", "edges of square.png, please")]})
     call, result, final = state["messages"][1:]
     assert call.tool_calls[0]["name"] == "canny_control" and final.content == "Done: the edge map is ready."
-    edges = json.loads(result.content)["image"]  # the tool's output, as the LLM reads it
+    # The LLM reads what was made and its name in the workspace; the program gets the typed output.
+    edges = result.artifact.image
+    assert f"image written: {Path(edges).relative_to(workspace.root).as_posix()}" in result.content
+    assert str(workspace.root) not in result.content and "served_by" not in result.content
     assert np.array_equal(pixels(edges), canny(workspace.root / "square.png"))
 
 

@@ -18,7 +18,7 @@ from PIL import Image
 from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
 from langchain_hugginggpt.tools.mcp.connections import CONNECTIONS
-from langchain_hugginggpt.tools.mcp.experts import McpExpertsConfig, register_mcp_experts
+from langchain_hugginggpt.tools.mcp.experts import McpExpertsConfig
 from langchain_hugginggpt.core.schema import Plan, Selection, Task
 from langchain_hugginggpt.tools.candidates import RegistryCandidates
 from langchain_hugginggpt.core.workspace import Workspace
@@ -45,7 +45,7 @@ def config_file(tmp_path) -> Path:
 
 @pytest.fixture
 def registered(config_file):
-    engines = register_mcp_experts(config_file)
+    engines = registry.register_mcp_experts(config_file)
     yield engines
     for engine in engines:
         registry.unregister(engine.task, engine.model_id)
@@ -118,7 +118,7 @@ def test_a_tool_of_an_http_mcp_server_with_a_key(http_server, tmp_path, monkeypa
         "servers": {"box": {"url": url, "headers": {"Authorization": "Bearer ${BOX_KEY}"}}, "keyless": {"url": url}},
         "models": [{"id": "box/detector", "server": "box", **detector},
                    {"id": "keyless/detector", "server": "keyless", **detector}]})
-    engines = register_mcp_experts(config)
+    engines = registry.register_mcp_experts(config)
     here = tmp_path / "here"
     here.mkdir()
     shutil.copy(STREET, here / "street.jpg")
@@ -141,10 +141,10 @@ def test_a_tool_of_an_http_mcp_server_with_a_key(http_server, tmp_path, monkeypa
 
 
 def test_a_config_named_by_the_environment_that_cannot_be_used_says_which_and_why(tmp_path, monkeypatch):
-    from langchain_hugginggpt.tools.mcp.experts import register_from_environment
+    from langchain_hugginggpt.tools.mcp.experts import configured_engines
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("servers: {s: {command: [x]}}\nmodels: [{id: m, task: no-such-task, server: s, tool: t}]\n")
     monkeypatch.setenv("HUGGINGGPT_MCP_EXPERTS", str(bad))
     with pytest.raises(ValueError, match=r"HUGGINGGPT_MCP_EXPERTS=.*bad\.yaml: models\.0: m: unknown task 'no-such-task'$"):
-        register_from_environment()
+        configured_engines()

@@ -16,7 +16,8 @@ from langchain_hugginggpt.planning.detector import (  # noqa: E402
 from langchain_hugginggpt.planning.learned import LearnedPlanner  # noqa: E402
 from langchain_hugginggpt.planning.taskset import _CHARS, _WORDS, FittedTfidf, TfidfTaskSet, model_text  # noqa: E402
 from langchain_hugginggpt.planning.text import parse  # noqa: E402
-from langchain_hugginggpt.planning.training import corpus_dir, fit_detector, load_corpus_by_writer  # noqa: E402
+from langchain_hugginggpt.planning.corpus import corpus_dir, load_corpus_by_writer  # noqa: E402
+from langchain_hugginggpt.planning.training import fit_detector  # noqa: E402
 
 from .conftest import TASKBENCH  # noqa: E402
 

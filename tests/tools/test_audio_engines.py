@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from langchain_hugginggpt.core.workspace import WorkspaceError
-from langchain_hugginggpt.tools.base import ExpertError, ExpertTool
+from langchain_hugginggpt.tools import ExpertError, ExpertTool
 from langchain_hugginggpt.tools.engines import audio
 from langchain_hugginggpt.tools.engines._audio_io import load_audio, write_wav
 from langchain_hugginggpt.tools.registry import engine_class, resolve_engine, task_status
@@ -17,7 +17,7 @@ SENTENCE = "Please call Stella and ask her to bring these things with her from t
 
 
 def run(task: str, workspace, model: str | None = None, **args) -> dict:
-    return ExpertTool.for_task(task, workspace=workspace, model=model).invoke(args)
+    return ExpertTool.for_task(task, workspace=workspace, model=model).run_expert(args).model_dump()
 
 
 def wav_params(path) -> tuple[int, float]:

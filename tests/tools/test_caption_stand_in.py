@@ -10,7 +10,7 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
-from langchain_hugginggpt.tools.base import ExpertError, ExpertTool  # noqa: E402
+from langchain_hugginggpt.tools import ExpertError, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.engines.caption import object_phrase  # noqa: E402
 from langchain_hugginggpt.tools.registry import engine_class, resolve_engine, task_status  # noqa: E402
 
@@ -28,11 +28,11 @@ def workspace(tmp_path_factory) -> Workspace:
 
 @pytest.fixture(scope="module")
 def caption(workspace) -> dict:
-    return ExpertTool.for_task("image-to-text", model=STAND_IN, workspace=workspace).invoke({"image": "street.jpg"})
+    return ExpertTool.for_task("image-to-text", model=STAND_IN, workspace=workspace).run_expert({"image": "street.jpg"}).model_dump()
 
 
 def test_caption_names_what_centernet_detects(workspace, caption):
-    detected = ExpertTool.for_task("object-detection", workspace=workspace).invoke({"image": "street.jpg"})
+    detected = ExpertTool.for_task("object-detection", workspace=workspace).run_expert({"image": "street.jpg"}).model_dump()
     labels = {d["label"] for d in detected["result"]}
     assert {"person", "cat", "motorcycle"} <= labels  # what examples/make_examples.py put in the collage
     assert caption["text"].startswith("A picture with ")
@@ -42,7 +42,7 @@ def test_caption_names_what_centernet_detects(workspace, caption):
 
 
 def test_caption_gives_efficientnets_top_class(workspace, caption):
-    classified = ExpertTool.for_task("image-classification", workspace=workspace).invoke({"image": "street.jpg"})
+    classified = ExpertTool.for_task("image-classification", workspace=workspace).run_expert({"image": "street.jpg"}).model_dump()
     top = classified["result"][0]["label"].split(",")[0]
     assert f"EfficientNet-Lite0's best guess for the whole picture: {top}," in caption["text"]
     assert caption["result"]["classes"] == classified["result"]

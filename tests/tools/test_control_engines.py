@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
-from langchain_hugginggpt.tools.base import ExpertError, ExpertTool  # noqa: E402
+from langchain_hugginggpt.tools import ExpertError, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.engines import _hed  # noqa: E402
 from langchain_hugginggpt.tools.engines.control import (  # noqa: E402
     OPENPOSE_PARTS,
@@ -37,7 +37,7 @@ def workspace(tmp_path_factory) -> Workspace:
 
 
 def run(task: str, workspace: Workspace, **args) -> dict:
-    return ExpertTool.for_task(task, workspace=workspace).invoke(args)
+    return ExpertTool.for_task(task, workspace=workspace).run_expert(args).model_dump()
 
 
 def condition_map(out: dict) -> np.ndarray:

@@ -153,7 +153,7 @@ def test_seg_control_says_when_a_model_does_not_have_ade20k_classes(root, ws):
 
 
 def test_the_expert_tool_runs_a_pinned_folder_model(upernet, ws):
-    result = ExpertTool.for_task("seg-control", model=str(upernet), workspace=ws).invoke({"image": "scene.png"})
+    result = ExpertTool.for_task("seg-control", model=str(upernet), workspace=ws).run_expert({"image": "scene.png"}).model_dump()
     assert result["model"] == str(upernet) and Path(result["image"]).parent == ws.outputs
     assert issubclass(engine_for_hub_model("seg-control", str(upernet)), ImageSegmentation)
     with pytest.raises(ExpertError, match=r"seg-control with .*upernet: cannot read image .*corrupt\.png: not an image"):

@@ -198,7 +198,7 @@ def test_routing_a_plain_hub_id(online, ws, monkeypatch, tmp_path):
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "empty-cache"))
     assert engine_for_hub_model("object-detection", "facebook/detr-resnet-50").backend == "inference-api"
     tool = ExpertTool.for_task("object-detection", model="inference-api:facebook/detr-resnet-50", workspace=ws)
-    assert tool.invoke({"image": "photo.png"})["text"] == "2 cats, 1 remote"
+    assert tool.run_expert({"image": "photo.png"}).text == "2 cats, 1 remote"
     for var in ("HF_TOKEN", "HUGGINGGPT_INFERENCE_BASE_URL"):
         monkeypatch.delenv(var)
     local = engine_for_hub_model("object-detection", "facebook/detr-resnet-50")

@@ -372,7 +372,7 @@ def test_local_folders_and_unknown_ids(tmp_path, monkeypatch):
 def test_the_expert_tool_runs_a_folder_model_through_the_registry(vit, vilt, ws):
     folder = vit
     tool = ExpertTool.for_task("image-classification", model=str(folder), workspace=ws)
-    result = tool.invoke({"image": "photo.png"})
+    result = tool.run_expert({"image": "photo.png"}).model_dump()
     assert result["model"] == str(folder) and result["result"][0]["label"] in tiny.IMAGE_LABELS.values()
     assert resolve_engine("image-classification", str(folder)).backend == "transformers"
     with pytest.raises(ExpertError, match="missing input 'text'"):

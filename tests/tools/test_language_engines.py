@@ -6,7 +6,7 @@ import re
 
 import pytest
 from langchain_hugginggpt.core.workspace import Workspace
-from langchain_hugginggpt.tools.base import ExpertError, ExpertTool
+from langchain_hugginggpt.tools import ExpertError, ExpertTool
 from langchain_hugginggpt.tools.engines import smollm
 from langchain_hugginggpt.tools.registry import resolve_engine, task_status
 
@@ -17,7 +17,7 @@ def workspace(tmp_path_factory) -> Workspace:
 
 
 def run(task: str, workspace: Workspace, model: str | None = None, **args) -> dict:
-    return ExpertTool.for_task(task, workspace=workspace, model=model).invoke(args)
+    return ExpertTool.for_task(task, workspace=workspace, model=model).run_expert(args).model_dump()
 
 
 # ------------------------------------------------------------------------ NER

@@ -4,14 +4,14 @@ video tasks. The MP4 is opened with PyAV and its narration read back by Whisper.
 import av
 import numpy as np
 import pytest
-from langchain_hugginggpt.tools.base import ExpertError, ExpertTool
+from langchain_hugginggpt.tools import ExpertError, ExpertTool
 from langchain_hugginggpt.tools.registry import engines_for, resolve_engine, task_status
 
 STORY = "A small red boat sails across the quiet lake. Then the wind rises and the boat returns to the harbour."
 
 
 def run(task: str, workspace, **args) -> dict:
-    return ExpertTool.for_task(task, workspace=workspace).invoke(args)
+    return ExpertTool.for_task(task, workspace=workspace).run_expert(args).model_dump()
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_the_mp4_plays_with_video_and_narration(slideshow):
 def test_the_narration_reads_the_text(av_workspace, slideshow, word_error_rate):
     # Whisper reads the MP4's audio track (decoded with PyAV like any audio input).
     out = ExpertTool.for_task("automatic-speech-recognition", workspace=av_workspace,
-                              model="openai/whisper-tiny.en").invoke({"audio": slideshow["video"]})
+                              model="openai/whisper-tiny.en").run_expert({"audio": slideshow["video"]}).model_dump()
     assert word_error_rate(STORY, out["text"]) < 0.3, out["text"]
 
 

