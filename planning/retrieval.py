@@ -36,8 +36,7 @@ from langchain_hugginggpt.planning.validation import validate_plan
 from langchain_hugginggpt.core.tasks import TASKS, TaskSpec
 
 # Where a task is not in the allowed list, the nearest one that is.
-FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
-            "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
+FALLBACK = {name: spec.planning.fallback for name, spec in TASKS.items() if spec.planning.fallback}
 _TEXT_OF_FILE = re.compile(r"\b(?:this|that|the|its|their) (?:text|writing|words|wording)\b", re.I)
 _TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
 # The rules that find tasks, in the order they are tried (`found_by_source`).

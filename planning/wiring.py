@@ -21,8 +21,7 @@ from langchain_hugginggpt.core.tasks import TASKS
 # Tasks whose output annotates their input (boxes, masks, depth): words for the picture after
 # them ("describe the picture") still mean their input; only explicit words ("the result",
 # "the mask") chain to the annotation. With chaining by default off, "it" means the input too.
-ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"}
-ANNOTATORS |= {name for name in TASKS if name.endswith("-control")}
+ANNOTATORS = {name for name, spec in TASKS.items() if spec.planning.annotates}
 
 
 def _map_of_a_photo(task: str, source: str) -> bool:
@@ -40,31 +39,12 @@ INPUT_REF = re.compile(r"\b(?:the|this|that|same|original|my) (?:picture|image|p
 _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|representing|saying|that says|"
                       r"describing|on the (?:topic|theme) of|:)\s+(.{3,})", re.I)
 # Tasks that make something new from a description ("an image of ..."); others work on a given text.
-_GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
+_GENERATIVE = {name for name, spec in TASKS.items() if spec.planning.generative}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
-NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
-    "automatic-speech-recognition": (r"transcri\w*", r"commands?", r"instructions?"),
-    "image-to-text": (r"caption\w*", r"description"),
-    "translation": (r"translat\w*",),
-    "summarization": (r"summar\w*",),
-    "text-to-image": (r"generated", r"created"),
-    "image-editing": (r"edited", r"modified", r"post-edit\w*"),
-    "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
-    "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
-    "audio-classification": (r"commands?", r"labels?", r"class(?:es)?", r"categor(?:y|ies)"),
-    "image-segmentation": (r"segment\w*", r"masks?"),
-    "depth-estimation": (r"depth",),
-    "object-detection": (r"detect\w*", r"objects"),
-    "text-generation": (r"generated text", r"story", r"written"),
-    "text-to-speech": (r"speech", r"spoken"),
-    "visual-question-answering": (r"answer",),
-    "document-question-answering": (r"answer",),
-    "question-answering": (r"answer",),
-    "conversational": (r"repl(?:y|ies)", r"response"),
-}.items()}
+NAMES_OUTPUT_OF = {name: tuple(re.compile(rf"\b{p}\b", re.I) for p in spec.planning.output_names)
+                   for name, spec in TASKS.items() if spec.planning.output_names}
 # Tasks whose text may be an earlier step's output named by its source ("edit it based on the summary").
-_TAKES_INSTRUCTION = {"visual-question-answering", "document-question-answering", "image-editing"}
-_TAKES_INSTRUCTION |= {name for name in TASKS if name.endswith("-text-to-image")}
+_TAKES_INSTRUCTION = {name for name, spec in TASKS.items() if spec.planning.takes_instruction}
 # Words that take an instruction from somewhere: "modify the image based on the response".
 _SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
                      r"as (?:described|instructed|specified|stated|suggested) (?:in|by))"
