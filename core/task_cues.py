@@ -32,6 +32,11 @@ class PlanningHints:
     annotates: bool = False  # its output marks up its input (boxes, masks, maps)
     generative: bool = False  # makes something new from a description ("an image of ...")
     takes_instruction: bool = False  # its text may be an earlier step's output ("edit it based on the summary")
+    # what its text slot holds, which decides how the wiring fills it: "content" (the text it works on or
+    # makes), "question" (about its picture), "question_on_context" (a question, and a passage in "context"),
+    # "comparison" (one of two texts, the other in "text2"), "instruction" (what to change or draw)
+    text_role: str = "content"
+    reports_text: bool = False  # an image-making task that also reports text (detection's labels)
 
 
 LANGUAGES = (r"french|spanish|german|italian|chinese|mandarin|japanese|korean|portuguese|russian|arabic|hindi|dutch|"
@@ -150,6 +155,7 @@ HINTS: dict[str, PlanningHints] = {
                    "find the answer in {}", "according to {}, when did it happen",
                    "use {} to answer my question", "look up the answer to the question in {}"],
                   TXT + ["the transcript", "the context", "the result"])],
+        text_role="question_on_context",
     ),
     "conversational": PlanningHints(
         cues=[
@@ -224,6 +230,7 @@ HINTS: dict[str, PlanningHints] = {
         phrases=[(["how similar are {} and the other sentence", "compare the meaning of {} with the second text",
                    "check if {} means the same as the other one", "measure the semantic similarity of {}",
                    "score how closely {} matches the reference"], TXT + ["the two sentences", "both texts"])],
+        text_role="comparison",
     ),
     "tabular-classification": PlanningHints(
         families={"classify": ["table"]},
@@ -267,6 +274,7 @@ HINTS: dict[str, PlanningHints] = {
                    "count the items that appear in {}", "spot the people and vehicles in {}",
                    "point out where the objects are in {}"], IMG)],
         annotates=True,
+        reports_text=True,
     ),
     "image-segmentation": PlanningHints(
         cues=[
@@ -329,6 +337,7 @@ HINTS: dict[str, PlanningHints] = {
                    "how many people are standing in {}", "is there a dog in {}",
                    "ask something about what appears in {}", "what is the person holding in {}"], IMG)],
         takes_instruction=True,
+        text_role="question",
     ),
     "document-question-answering": PlanningHints(
         families={"question": ["doc", "table"]},
@@ -337,6 +346,7 @@ HINTS: dict[str, PlanningHints] = {
                    "find the date written on {}", "who signed {}",
                    "look up a detail in {}", "extract the requested information from {}"], DOC)],
         takes_instruction=True,
+        text_role="question",
     ),
     "text-to-image": PlanningHints(
         cues=[
@@ -394,6 +404,7 @@ HINTS: dict[str, PlanningHints] = {
                    "modify {} following the instruction", "make the walls of {} blue"], IMG)],
         fallback="image-to-image",
         takes_instruction=True,
+        text_role="instruction",
     ),
     "automatic-speech-recognition": PlanningHints(
         cues=[
@@ -516,6 +527,7 @@ HINTS: dict[str, PlanningHints] = {
             ]),
         ],
         takes_instruction=True,
+        text_role="instruction",
     ),
     "hed-control": PlanningHints(
         cues=[
@@ -529,6 +541,7 @@ HINTS: dict[str, PlanningHints] = {
     "hed-text-to-image": PlanningHints(
         cues=[_drawn_from(HED)],
         takes_instruction=True,
+        text_role="instruction",
     ),
     "mlsd-control": PlanningHints(
         cues=[
@@ -542,6 +555,7 @@ HINTS: dict[str, PlanningHints] = {
     "mlsd-text-to-image": PlanningHints(
         cues=[_drawn_from(MLSD)],
         takes_instruction=True,
+        text_role="instruction",
     ),
     "openpose-control": PlanningHints(
         cues=[
@@ -560,6 +574,7 @@ HINTS: dict[str, PlanningHints] = {
             ]),
         ],
         takes_instruction=True,
+        text_role="instruction",
     ),
     "depth-control": PlanningHints(
         cues=[_for_controlnet(DEPTH)],
@@ -568,6 +583,7 @@ HINTS: dict[str, PlanningHints] = {
     "depth-text-to-image": PlanningHints(
         cues=[_drawn_from(DEPTH)],
         takes_instruction=True,
+        text_role="instruction",
     ),
     "seg-control": PlanningHints(
         cues=[_for_controlnet(SEG)],
@@ -576,6 +592,7 @@ HINTS: dict[str, PlanningHints] = {
     "seg-text-to-image": PlanningHints(
         cues=[_drawn_from(SEG)],
         takes_instruction=True,
+        text_role="instruction",
     ),
     "scribble-control": PlanningHints(
         cues=[
@@ -589,5 +606,6 @@ HINTS: dict[str, PlanningHints] = {
     "scribble-text-to-image": PlanningHints(
         cues=[_drawn_from(SCRIBBLE)],
         takes_instruction=True,
+        text_role="instruction",
     ),
 }

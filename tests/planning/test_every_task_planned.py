@@ -76,3 +76,10 @@ def test_every_task_has_cues_and_every_hint_a_task():
 def test_a_plain_request_naming_the_task_plans_it(planners, planner_name, task):
     plan = planners[planner_name].plan(REQUESTS.get(task, f"(no request written for {task})")).plan
     assert task in [t.task for t in plan.tasks], f"{planner_name} planned {[t.task for t in plan.tasks]}"
+
+
+@pytest.mark.parametrize("planner_name", ["default", "retrieval"])
+def test_the_labels_a_request_lists_fill_the_zero_shot_labels(planners, planner_name):
+    plan = planners[planner_name].plan(REQUESTS["zero-shot-classification"]).plan
+    step = next(t for t in plan.tasks if t.task == "zero-shot-classification")
+    assert step.args == {"text": "I love it", "labels": "sports, politics, cooking"}
