@@ -21,6 +21,7 @@ class TaskSpec:
     inputs: dict[str, ResourceType]  # slot name -> resource type
     output: ResourceType  # the resource a later task can reference as <resource>-N
     required: tuple[str, ...] = ()
+    on_hub: bool = True  # the Hugging Face Hub has a pipeline tag of this name (the model catalog searches it)
     aliases: tuple[str, ...] = ()  # other spellings of its name (LLMs', the paper's), mended by plan validation
     slot_help: dict[str, str] = field(default_factory=dict)
     planning: PlanningHints = field(default_factory=PlanningHints)  # what the offline planners know of it
@@ -30,7 +31,7 @@ class TaskSpec:
         return sorted(set(self.inputs.values()))
 
 
-def _t(name, family, description, inputs, output, required=None, aliases=(), **slot_help) -> TaskSpec:
+def _t(name, family, description, inputs, output, required=None, aliases=(), on_hub=None, **slot_help) -> TaskSpec:
     return TaskSpec(
         name=name,
         family=family,
@@ -39,6 +40,7 @@ def _t(name, family, description, inputs, output, required=None, aliases=(), **s
         output=output,
         required=tuple(required if required is not None else inputs),
         aliases=tuple(aliases),
+        on_hub=family != "control" if on_hub is None else on_hub,  # ControlNet's conditions are no Hub tags
         slot_help=slot_help,
         planning=HINTS.get(name, PlanningHints()),
     )
@@ -59,7 +61,7 @@ _SPECS: list[TaskSpec] = [
        target_lang="the language to translate into, e.g. French", source_lang="the language of the text, e.g. German"),
     _t("question-answering", "language", "Answers a question from a given context passage.", {"text": "text", "context": "text"}, "text",
        text="the question", context="the passage that holds the answer"),
-    _t("conversational", "language", "Replies to a message as a chat assistant would.", TEXT, "text"),
+    _t("conversational", "language", "Replies to a message as a chat assistant would.", TEXT, "text", on_hub=False),
     _t("text-generation", "language", "Continues or writes new text from a prompt (stories, descriptions, code).", TEXT, "text"),
     _t("sentence-similarity", "language", "Scores how close in meaning two sentences are.", {"text": "text", "text2": "text"}, "text",
        text="the first sentence", text2="the sentence to compare with"),
@@ -79,7 +81,7 @@ _SPECS: list[TaskSpec] = [
     _t("text-to-image", "vision", "Generates an image from a text description.", TEXT, "image"),
     _t("image-to-image", "vision", "Transforms an image into a variation or a new style.", {"image": "image", "text": "text"}, "image",
        required=("image",), text="optional guidance for the transformation"),
-    _t("image-editing", "vision", "Edits an image following a text instruction (e.g. 'make the sky purple').", {"image": "image", "text": "text"}, "image"),
+    _t("image-editing", "vision", "Edits an image following a text instruction (e.g. 'make the sky purple').", {"image": "image", "text": "text"}, "image", on_hub=False),
     # audio
     _t("automatic-speech-recognition", "audio", "Transcribes the speech in an audio file to text.", AUDIO, "text", aliases=("speech-recognition", "asr")),
     _t("text-to-speech", "audio", "Reads a text aloud and writes the speech to an audio file.", TEXT, "audio", aliases=("tts",)),
