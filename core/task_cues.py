@@ -38,6 +38,13 @@ class PlanningHints:
     text_role: str = "content"
     reports_text: bool = False  # an image-making task that also reports text (detection's labels)
 
+    def __post_init__(self) -> None:
+        if self.text_role not in TEXT_ROLES:
+            raise ValueError(f"text_role {self.text_role!r} is none of {', '.join(TEXT_ROLES)}")
+
+
+TEXT_ROLES = ("content", "question", "question_on_context", "comparison", "instruction")
+
 
 LANGUAGES = (r"french|spanish|german|italian|chinese|mandarin|japanese|korean|portuguese|russian|arabic|hindi|dutch|"
              r"english|swedish|greek|turkish|polish|vietnamese|hebrew|danish|finnish|norwegian|czech|thai|"

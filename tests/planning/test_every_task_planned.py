@@ -4,7 +4,7 @@ inputs, gives a plan that holds it. A task added to TASKS without the cues that 
 
 import pytest
 
-from langchain_hugginggpt.core.task_cues import HINTS
+from langchain_hugginggpt.core.task_cues import HINTS, PlanningHints
 from langchain_hugginggpt.core.tasks import TASKS
 from langchain_hugginggpt.planning import default_planner
 from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
@@ -69,6 +69,11 @@ def test_every_task_has_a_request_here():
 def test_every_task_has_cues_and_every_hint_a_task():
     assert not [name for name, spec in TASKS.items() if not spec.planning.cues and not spec.planning.families]
     assert set(HINTS) <= set(TASKS)
+
+
+def test_a_text_role_the_wiring_does_not_know_is_refused():
+    with pytest.raises(ValueError, match="text_role 'prompt' is none of"):
+        PlanningHints(text_role="prompt")
 
 
 @pytest.mark.parametrize("planner_name", ["default", "retrieval"])
