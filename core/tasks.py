@@ -1,7 +1,8 @@
 """The task table: every task type the planner may use, with its input slots and output.
 
 Like `transformers.pipelines.SUPPORTED_TASKS`, a task name maps to what it takes
-and gives; which models can run it lives in the engine registry (`registry.py`).
+and gives; which models can run it lives in the engine registry (`registry.py`), and how
+a request asks for it (the offline planners' cues, families, phrases) in `task_cues.py`.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from langchain_hugginggpt.core.schema import ResourceType
+from langchain_hugginggpt.core.task_cues import HINTS, PlanningHints
 
 
 @dataclass(frozen=True)
@@ -19,14 +21,17 @@ class TaskSpec:
     inputs: dict[str, ResourceType]  # slot name -> resource type
     output: ResourceType  # the resource a later task can reference as <resource>-N
     required: tuple[str, ...] = ()
+    on_hub: bool = True  # the Hugging Face Hub has a pipeline tag of this name (the model catalog searches it)
+    aliases: tuple[str, ...] = ()  # other spellings of its name (LLMs', the paper's), mended by plan validation
     slot_help: dict[str, str] = field(default_factory=dict)
+    planning: PlanningHints = field(default_factory=PlanningHints)  # what the offline planners know of it
 
     @property
     def input_types(self) -> list[str]:
         return sorted(set(self.inputs.values()))
 
 
-def _t(name, family, description, inputs, output, required=None, **slot_help) -> TaskSpec:
+def _t(name, family, description, inputs, output, required=None, aliases=(), on_hub=None, **slot_help) -> TaskSpec:
     return TaskSpec(
         name=name,
         family=family,
@@ -34,7 +39,10 @@ def _t(name, family, description, inputs, output, required=None, **slot_help) ->
         inputs=inputs,
         output=output,
         required=tuple(required if required is not None else inputs),
+        aliases=tuple(aliases),
+        on_hub=family != "control" if on_hub is None else on_hub,  # ControlNet's conditions are no Hub tags
         slot_help=slot_help,
+        planning=HINTS.get(name, PlanningHints()),
     )
 
 
@@ -44,8 +52,8 @@ AUDIO = {"audio": "audio"}
 
 _SPECS: list[TaskSpec] = [
     # language
-    _t("text-classification", "language", "Assigns a label such as a sentiment or topic to a piece of text.", TEXT, "text"),
-    _t("token-classification", "language", "Labels words in a text: named entities (people, places, organisations, dates) or parts of speech.", TEXT, "text"),
+    _t("text-classification", "language", "Assigns a label such as a sentiment or topic to a piece of text.", TEXT, "text", aliases=("sentiment-analysis",)),
+    _t("token-classification", "language", "Labels words in a text: named entities (people, places, organisations, dates) or parts of speech.", TEXT, "text", aliases=("ner",)),
     _t("text2text-generation", "language", "Rewrites an input text into a new text following an instruction (paraphrase, correct, convert).", TEXT, "text"),
     _t("summarization", "language", "Produces a shorter text that keeps the main points of a long text.", TEXT, "text"),
     _t("translation", "language", "Translates a text from one language to another (e.g. English to Spanish).",
@@ -53,7 +61,7 @@ _SPECS: list[TaskSpec] = [
        target_lang="the language to translate into, e.g. French", source_lang="the language of the text, e.g. German"),
     _t("question-answering", "language", "Answers a question from a given context passage.", {"text": "text", "context": "text"}, "text",
        text="the question", context="the passage that holds the answer"),
-    _t("conversational", "language", "Replies to a message as a chat assistant would.", TEXT, "text"),
+    _t("conversational", "language", "Replies to a message as a chat assistant would.", TEXT, "text", on_hub=False),
     _t("text-generation", "language", "Continues or writes new text from a prompt (stories, descriptions, code).", TEXT, "text"),
     _t("sentence-similarity", "language", "Scores how close in meaning two sentences are.", {"text": "text", "text2": "text"}, "text",
        text="the first sentence", text2="the sentence to compare with"),
@@ -61,22 +69,22 @@ _SPECS: list[TaskSpec] = [
     _t("zero-shot-classification", "language", "Classifies a text into labels given at request time, without training on them.", {"text": "text", "labels": "text"}, "text",
        required=("text",), labels="comma-separated candidate labels"),
     # vision
-    _t("image-classification", "vision", "Names the main thing in an image (one of the ImageNet classes, for example).", IMAGE, "text"),
+    _t("image-classification", "vision", "Names the main thing in an image (one of the ImageNet classes, for example).", IMAGE, "text", aliases=("image-cls",)),
     _t("object-detection", "vision", "Finds and counts objects in an image, with a box and label for each; writes an image with the boxes drawn.", IMAGE, "image"),
     _t("image-segmentation", "vision", "Divides an image into regions (people, background, objects) and writes a mask overlay.", IMAGE, "image"),
     _t("depth-estimation", "vision", "Estimates how far each pixel is from the camera and writes a depth map image.", IMAGE, "image"),
-    _t("image-to-text", "vision", "Describes an image in words (captioning) or reads the text printed in it (OCR).", IMAGE, "text"),
+    _t("image-to-text", "vision", "Describes an image in words (captioning) or reads the text printed in it (OCR).", IMAGE, "text", aliases=("image-captioning", "ocr")),
     _t("visual-question-answering", "vision", "Answers a question about the content of an image.", {"image": "image", "text": "text"}, "text",
-       text="the question about the image"),
+       text="the question about the image", aliases=("vqa",)),
     _t("document-question-answering", "vision", "Answers a question about a scanned document, receipt or form image.", {"image": "image", "text": "text"}, "text",
        text="the question about the document"),
     _t("text-to-image", "vision", "Generates an image from a text description.", TEXT, "image"),
     _t("image-to-image", "vision", "Transforms an image into a variation or a new style.", {"image": "image", "text": "text"}, "image",
        required=("image",), text="optional guidance for the transformation"),
-    _t("image-editing", "vision", "Edits an image following a text instruction (e.g. 'make the sky purple').", {"image": "image", "text": "text"}, "image"),
+    _t("image-editing", "vision", "Edits an image following a text instruction (e.g. 'make the sky purple').", {"image": "image", "text": "text"}, "image", on_hub=False),
     # audio
-    _t("automatic-speech-recognition", "audio", "Transcribes the speech in an audio file to text.", AUDIO, "text"),
-    _t("text-to-speech", "audio", "Reads a text aloud and writes the speech to an audio file.", TEXT, "audio"),
+    _t("automatic-speech-recognition", "audio", "Transcribes the speech in an audio file to text.", AUDIO, "text", aliases=("speech-recognition", "asr")),
+    _t("text-to-speech", "audio", "Reads a text aloud and writes the speech to an audio file.", TEXT, "audio", aliases=("tts",)),
     _t("audio-classification", "audio", "Labels an audio clip: speech or not, sound events, language spoken.", AUDIO, "text"),
     _t("audio-to-audio", "audio", "Transforms audio into new audio, e.g. removes background noise from speech.", AUDIO, "audio"),
     # video
@@ -94,10 +102,14 @@ _CONTROLS = {
     "seg": "segmentation map",
     "scribble": "scribble (rough sketch) map",
 }
+_CONTROL_ALIASES = {"openpose-control": ("pose-detection", "pose-control"), "seg-control": ("segmentation-control",),
+                    "seg-text-to-image": ("segmentation-text-to-image",)}
 for _name, _what in _CONTROLS.items():
-    _SPECS.append(_t(f"{_name}-control", "control", f"Extracts a {_what} from an image, as a condition for controlled image generation.", IMAGE, "image"))
+    _SPECS.append(_t(f"{_name}-control", "control", f"Extracts a {_what} from an image, as a condition for controlled image generation.", IMAGE, "image",
+                     aliases=_CONTROL_ALIASES.get(f"{_name}-control", ())))
     _SPECS.append(_t(f"{_name}-text-to-image", "control", f"Generates a new image from a {_what} plus a text prompt (ControlNet).",
-                     {"image": "image", "text": "text"}, "image", image=f"the {_what}", text="what the new image shows"))
+                     {"image": "image", "text": "text"}, "image", aliases=_CONTROL_ALIASES.get(f"{_name}-text-to-image", ()),
+                     image=f"the {_what}", text="what the new image shows"))
 
 TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in _SPECS}
 

@@ -8,6 +8,8 @@ audio classification.
 
 from __future__ import annotations
 
+from langchain_hugginggpt.core.tasks import TASKS
+
 NOUNS = {
     "image": r"@img|images?|pictures?|photo(?:graph)?s?|pics?|snapshots?|screenshots?|illustrations?|drawings?|"
              r"paintings?|artworks?|(?:digital|clip|pixel|fan|concept) ?art|graphics?|selfies?|portraits?|visuals?|posters?|logos?|sketch(?:es)?|"
@@ -23,29 +25,31 @@ NOUNS = {
             r"transcriptions?|summar(?:y|ies)|content|lines?|poems?|script|lyrics|descriptions?",
 }
 
-# Family -> modality -> task. Documents read as images where no document task fits.
-FAMILIES = {
-    "classify": {"image": "image-classification", "audio": "audio-classification", "table": "tabular-classification",
-                 "text": "text-classification", "video": "video-classification", "doc": "image-classification"},
-    "question": {"image": "visual-question-answering", "doc": "document-question-answering",
-                 "text": "question-answering", "table": "document-question-answering"},
-    "describe": {"image": "image-to-text", "doc": "image-to-text", "table": "image-to-text", "audio": "audio-classification",
-                 "video": "video-classification"},
-    "generate": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
-    "enhance": {"image": "image-to-image", "audio": "audio-to-audio", "doc": "image-to-image"},
-    "edit": {"image": "image-editing", "audio": "audio-to-audio", "doc": "image-editing"},
-    "detect": {"image": "object-detection"},
-    # "the different parts of the photo", "break the picture down into regions"
-    "segment": {"image": "image-segmentation"},
-    "make": {"image": "text-to-image", "video": "text-to-video", "audio": "text-to-speech"},
-    "to_text": {"audio": "automatic-speech-recognition", "image": "image-to-text", "doc": "image-to-text",
-                "video": "video-classification"},
-    # "make it black and white", "turn the photo into a sketch": a new look for a picture the
-    # request or an earlier turn brings (cues.py resolves "it" to an image only when there is one).
-    "look": {"image": "image-editing", "doc": "image-editing"},
-    "restyle": {"image": "image-to-image", "doc": "image-to-image"},
-}
-# Entities in a picture are objects to detect, not words to tag: "find the people in party.jpg".
-IN_PICTURE = {"token-classification": "object-detection"}
+# The families, in the order a swap between members tries them (learned.py). Each task names the families
+# it is a member of, and for which modalities (`planning.families` in core/task_cues.py): "question" is
+# asked by a question, "segment" by "the different parts of the photo", "look" and "restyle" by "make it
+# black and white", "turn the photo into a sketch" (cues.py resolves "it" to an image only when there is one).
+FAMILY_NAMES = ("classify", "question", "describe", "generate", "enhance", "edit", "detect", "segment", "make",
+                "to_text", "look", "restyle")
+
+
+def _members() -> dict[str, dict[str, str]]:
+    """Family -> modality -> task, from the tasks' hints; one task per family and modality."""
+    families: dict[str, dict[str, str]] = {family: {} for family in FAMILY_NAMES}
+    for name, spec in TASKS.items():
+        for family, modalities in spec.planning.families.items():
+            if family not in families:
+                raise ValueError(f"task {name!r} names an unknown family {family!r}; known: {', '.join(FAMILY_NAMES)}")
+            for modality in modalities:
+                if modality in families[family]:
+                    raise ValueError(f"family {family!r} has two tasks for {modality!r}: "
+                                     f"{families[family][modality]!r} and {name!r}")
+                families[family][modality] = name
+    return families
+
+
+FAMILIES = _members()
+# "find the people in party.jpg": entities in a picture are objects to detect, not words to tag.
+IN_PICTURE = {name: spec.planning.in_a_picture for name, spec in TASKS.items() if spec.planning.in_a_picture}
 # The object of "generate" is what comes out, the object of the others what goes in.
 OUTPUT_FAMILIES = {"generate"}

@@ -19,6 +19,7 @@ from typing import Callable
 from langchain_hugginggpt.planning.base import PlannerOutput
 from langchain_hugginggpt.planning.bank import ExampleBank
 from langchain_hugginggpt.planning.cues import Mention, find_mentions
+from langchain_hugginggpt.planning.families import FAMILIES
 from langchain_hugginggpt.planning.phrasebook import PhraseClassifier
 from langchain_hugginggpt.planning.steps import Step, drop_unfilled, means_first, ordered_plan, per_listed_input
 from langchain_hugginggpt.planning.text import (
@@ -36,10 +37,9 @@ from langchain_hugginggpt.planning.validation import validate_plan
 from langchain_hugginggpt.core.tasks import TASKS, TaskSpec
 
 # Where a task is not in the allowed list, the nearest one that is.
-FALLBACK = {"text2text-generation": "text-generation", "image-editing": "image-to-image",
-            "image-to-image": "image-editing", "zero-shot-classification": "text-classification"}
+FALLBACK = {name: spec.planning.fallback for name, spec in TASKS.items() if spec.planning.fallback}
 _TEXT_OF_FILE = re.compile(r"\b(?:this|that|the|its|their) (?:text|writing|words|wording)\b", re.I)
-_TO_TEXT = {"image": "image-to-text", "audio": "automatic-speech-recognition"}
+_TO_TEXT = {kind: FAMILIES["to_text"][kind] for kind in ("image", "audio")}  # what reads a file as text
 # The rules that find tasks, in the order they are tried (`found_by_source`).
 RULE_SOURCES = ("cue", "bridge", "phrase", "implied", "unused_file")
 
@@ -117,7 +117,7 @@ class RetrievalPlanner:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
                 step.args["text"] = last_text
         planned, steps = steps, drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
-        question = next((s for s in planned if s.task == "question-answering"), None)
+        question = next((s for s in planned if s.task == FAMILIES["question"]["text"]), None)
         if (not steps and question and "conversational" in self.tasks and not parsed.files
                 and not _SMALL_TALK.search(request)):
             # A question with no text or file to answer it from ("could you tell me more about the Louvre?") goes to

@@ -20,22 +20,8 @@ from langchain_hugginggpt.core.errors import HuggingGPTError
 from langchain_hugginggpt.core.media import looks_like_file, media_type
 from langchain_hugginggpt.core.tasks import TASKS, TaskSpec
 
-# Spellings seen from LLMs and in the paper's own demonstrations.
-TASK_ALIASES = {
-    "image-cls": "image-classification",
-    "pose-detection": "openpose-control",
-    "pose-control": "openpose-control",
-    "image-captioning": "image-to-text",
-    "ocr": "image-to-text",
-    "speech-recognition": "automatic-speech-recognition",
-    "asr": "automatic-speech-recognition",
-    "tts": "text-to-speech",
-    "ner": "token-classification",
-    "sentiment-analysis": "text-classification",
-    "vqa": "visual-question-answering",
-    "segmentation-control": "seg-control",
-    "segmentation-text-to-image": "seg-text-to-image",
-}
+# Spellings seen from LLMs and in the paper's own demonstrations (each task's `aliases`).
+TASK_ALIASES = {alias: name for name, spec in TASKS.items() for alias in spec.aliases}
 
 
 # The paper's plans have 1-6 tasks; a reply with far more is a model running on.

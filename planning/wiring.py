@@ -21,14 +21,13 @@ from langchain_hugginggpt.core.tasks import TASKS
 # Tasks whose output annotates their input (boxes, masks, depth): words for the picture after
 # them ("describe the picture") still mean their input; only explicit words ("the result",
 # "the mask") chain to the annotation. With chaining by default off, "it" means the input too.
-ANNOTATORS = {"object-detection", "image-segmentation", "depth-estimation"}
-ANNOTATORS |= {name for name in TASKS if name.endswith("-control")}
+ANNOTATORS = {name for name, spec in TASKS.items() if spec.planning.annotates}
 
 
 def _map_of_a_photo(task: str, source: str) -> bool:
     """A ControlNet map (edges, pose, lines) drawn from a detection's picture would trace its boxes and labels:
     "detect the objects in a.jpg and give me the canny edges of it" means the photo."""
-    return task.endswith("-control") and source == "object-detection"
+    return TASKS[task].family == "control" and task in ANNOTATORS and TASKS[source].planning.reports_text
 
 
 # Tasks that read what a picture shows (captions, labels, answers, other annotations). Tasks that
@@ -40,31 +39,12 @@ INPUT_REF = re.compile(r"\b(?:the|this|that|same|original|my) (?:picture|image|p
 _CONTENT = re.compile(r"\b(?:of|about|showing|depicting|featuring|illustrating|representing|saying|that says|"
                       r"describing|on the (?:topic|theme) of|:)\s+(.{3,})", re.I)
 # Tasks that make something new from a description ("an image of ..."); others work on a given text.
-_GENERATIVE = {"text-to-image", "text-to-video", "text-generation", "text-to-speech", "conversational"}
+_GENERATIVE = {name for name, spec in TASKS.items() if spec.planning.generative}
 # Words that name the output of a particular earlier task ("the transcript" -> speech recognition).
-NAMES_OUTPUT_OF = {task: tuple(re.compile(rf"\b{p}\b", re.I) for p in patterns) for task, patterns in {
-    "automatic-speech-recognition": (r"transcri\w*", r"commands?", r"instructions?"),
-    "image-to-text": (r"caption\w*", r"description"),
-    "translation": (r"translat\w*",),
-    "summarization": (r"summar\w*",),
-    "text-to-image": (r"generated", r"created"),
-    "image-editing": (r"edited", r"modified", r"post-edit\w*"),
-    "image-to-image": (r"transformed", r"enhanced", r"improved", r"styli[sz]ed"),
-    "audio-to-audio": (r"enhanced", r"clean(?:ed)?", r"improved"),
-    "audio-classification": (r"commands?", r"labels?", r"class(?:es)?", r"categor(?:y|ies)"),
-    "image-segmentation": (r"segment\w*", r"masks?"),
-    "depth-estimation": (r"depth",),
-    "object-detection": (r"detect\w*", r"objects"),
-    "text-generation": (r"generated text", r"story", r"written"),
-    "text-to-speech": (r"speech", r"spoken"),
-    "visual-question-answering": (r"answer",),
-    "document-question-answering": (r"answer",),
-    "question-answering": (r"answer",),
-    "conversational": (r"repl(?:y|ies)", r"response"),
-}.items()}
+NAMES_OUTPUT_OF = {name: tuple(re.compile(rf"\b{p}\b", re.I) for p in spec.planning.output_names)
+                   for name, spec in TASKS.items() if spec.planning.output_names}
 # Tasks whose text may be an earlier step's output named by its source ("edit it based on the summary").
-_TAKES_INSTRUCTION = {"visual-question-answering", "document-question-answering", "image-editing"}
-_TAKES_INSTRUCTION |= {name for name in TASKS if name.endswith("-text-to-image")}
+_TAKES_INSTRUCTION = {name for name, spec in TASKS.items() if spec.planning.takes_instruction}
 # Words that take an instruction from somewhere: "modify the image based on the response".
 _SOURCE = re.compile(r"\b(?:based on|using|according to|following|guided by|in line with|to match|apply(?:ing)?|"
                      r"as (?:described|instructed|specified|stated|suggested) (?:in|by))"
@@ -106,7 +86,7 @@ def _names_a_result(m: Mention, parsed: ParsedRequest) -> bool:
 
 
 def produces_text(task: str) -> bool:
-    return TASKS[task].output == "text" or task == "object-detection"  # detection also reports its labels
+    return TASKS[task].output == "text" or TASKS[task].planning.reports_text  # detection also reports its labels
 
 
 def feeds(producer: str, kind: str) -> bool:
@@ -186,6 +166,24 @@ def fill_step(i: int, steps: list[Step], parsed: ParsedRequest, chain_by_default
                 if old:
                     step.args[slot] = old[-1].value
     _fill_text(i, steps, parsed, scope, own_quotes, chained, explicit, parallel, sibling)
+    if "labels" in spec.inputs and not step.args.get("labels"):
+        labels = listed_labels(parsed.text[step.lo:step.hi])
+        if labels:
+            step.args["labels"] = ", ".join(labels)
+
+
+# "into the labels sports, politics or cooking", "categories: urgent, normal and low"
+_LABEL_LIST = re.compile(r"\b(?:labels?|categories|classes|topics|options)\b\s*:?\s*((?:['\"]?[\w'-]+(?: [\w'-]+)?['\"]?"
+                         r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+))+['\"]?[\w'-]+(?: [\w'-]+)?['\"]?)", re.I)
+_LABEL_SEPARATOR = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+)", re.I)
+
+
+def listed_labels(words: str) -> list[str]:
+    """The candidate labels a request lists for a zero-shot classification (its `labels` slot)."""
+    match = _LABEL_LIST.search(words)
+    if not match:
+        return []
+    return [label.strip("'\" ") for label in _LABEL_SEPARATOR.split(match.group(1)) if label.strip("'\" ")]
 
 
 def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own_quotes: list[Resource],
@@ -209,7 +207,7 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         step.deps.add(j)
         return f"<resource>-{j}"
 
-    name = spec.name
+    name, role = spec.name, spec.planning.text_role
     source = None  # an earlier step whose text an edit follows or a question asks
     if not own_quotes and name in _TAKES_INSTRUCTION:
         # It may be named ahead of the task in its clause ("Based on the summary, edit ..."), also by
@@ -218,20 +216,20 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
         after = steps[i - 1].mention.start - start if i else 0
         own = (step.mention.start - start, step.mention.end - start)
         source = _instruction_source(parsed.masked[start:step.hi], after, own, producers, steps)
-    if name in ("visual-question-answering", "document-question-answering"):
+    if role == "question":
         if question is None and source is not None:  # "answer a question using the summary"
             step.args["text"] = link(source)
         else:
             step.args["text"] = question or (own_quotes[0].value if own_quotes else
                                                _content(original, parsed.masked[step.lo:step.hi]) or parsed.text)
-    elif name == "question-answering":
+    elif role == "question_on_context":
         step.args["text"] = question or parsed.text
         context = [q.value for q in own_quotes if q.value != question] or [q for q in spare if q != question]
         if prev is not None and (refers or not context):
             step.args["context"] = link(prev)
         elif context:
             step.args["context"] = context[0]
-    elif name == "sentence-similarity":
+    elif role == "comparison":
         texts = [q.value for q in own_quotes]
         if prev is not None and (refers or len(texts) + len(spare) < 2):
             texts.insert(0, link(prev))
@@ -240,7 +238,7 @@ def _fill_text(i: int, steps: list[Step], parsed: ParsedRequest, scope: str, own
             step.args["text"], step.args["text2"] = texts[0], texts[1]
         elif texts:  # the other side may come from a later step, else complete_comparisons
             step.args["text"] = texts[0]
-    elif name == "image-editing" or name.endswith("-text-to-image"):
+    elif role == "instruction":
         if source is not None:
             step.args["text"] = link(source)
         elif own_quotes:
@@ -284,7 +282,7 @@ def name_languages(steps: list[Step], parsed: ParsedRequest) -> None:
     """'Transcribe a.wav and translate it into French': a translation step takes the languages the request
     names (its own words where it has several translation steps), so the engine translates into French even
     when its text is an earlier step's output. Quoted text names no language for it."""
-    translations = [s for s in steps if s.task == "translation"]
+    translations = [s for s in steps if "target_lang" in TASKS[s.task].inputs]
     for step in translations:
         words = parsed.masked if len(translations) == 1 else parsed.masked[step.lo:step.hi]
         source, target = named_languages(words)
@@ -299,7 +297,7 @@ def complete_comparisons(steps: list[Step], parsed: ParsedRequest) -> None:
     """'Summarize 'X' and check how close the summary is to the original': a comparison with one
     side still open compares with a quote another step already uses, else an earlier output."""
     for i, step in enumerate(steps):
-        if step.task != "sentence-similarity" or not step.args.get("text") or step.args.get("text2"):
+        if TASKS[step.task].planning.text_role != "comparison" or not step.args.get("text") or step.args.get("text2"):
             continue
         refs = {f"<resource>-{j}" for j in range(len(steps))}
         quotes = [q.value for q in parsed.quotes if q.value != step.args["text"]]

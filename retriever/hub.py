@@ -18,8 +18,7 @@ from langchain_hugginggpt.core.tasks import TASKS
 logger = logging.getLogger(__name__)
 
 # Our tasks that are also Hub pipeline tags (the others, like the ControlNet ones, are not).
-_NOT_ON_HUB = {"conversational", "image-editing"}
-HUB_TASKS: tuple[str, ...] = tuple(t for t, spec in TASKS.items() if spec.family != "control" and t not in _NOT_ON_HUB)
+HUB_TASKS: tuple[str, ...] = tuple(t for t, spec in TASKS.items() if spec.on_hub)
 EXPAND = ["downloads", "likes", "tags", "pipeline_tag", "cardData", "safetensors"]
 # Hub tags that say nothing about what a model does.
 _NOISE_TAGS = {"transformers", "pytorch", "tf", "jax", "safetensors", "onnx", "endpoints_compatible", "autotrain_compatible",

@@ -14,6 +14,7 @@ from langchain_core.tools import ToolException
 from pydantic import BaseModel, Field
 
 from langchain_hugginggpt.core.errors import HuggingGPTError
+from langchain_hugginggpt.core.tasks import TASKS
 from langchain_hugginggpt.core.workspace import Workspace
 
 
@@ -71,6 +72,24 @@ class Engine(ABC):
     # A regular expression for the requests this engine is for, where one task covers different
     # jobs (image-to-text: reading printed text, describing a photo). None: any request of its task.
     request_cues: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Check an engine when its class is defined, not when a request first reaches it: the task it
+        names must be in core/tasks.TASKS, and an engine with a task and a model must implement `run`.
+        Bases that leave the task or the model to their subclasses are checked through those."""
+        super().__init_subclass__(**kwargs)
+        task = cls.__dict__.get("task")
+        if task is not None and task not in TASKS:
+            raise TypeError(f"engine {cls.__module__}.{cls.__qualname__} names an unknown task {task!r}; "
+                            f"known tasks: {', '.join(sorted(TASKS))}")
+        model_id = cls.__dict__.get("model_id")
+        if model_id is not None and (not isinstance(model_id, str) or not model_id):
+            raise TypeError(f"engine {cls.__module__}.{cls.__qualname__}: model_id must be a non-empty string, "
+                            f"not {model_id!r}")
+        runnable = hasattr(cls, "task") and hasattr(cls, "model_id")
+        if runnable and getattr(cls.run, "__isabstractmethod__", False):
+            raise TypeError(f"engine {cls.__module__}.{cls.__qualname__} for {cls.task!r} ({cls.model_id}) "
+                            "does not implement run()")
 
     @classmethod
     def fits(cls, context: str) -> bool | None:
