@@ -1,70 +1,26 @@
 """Engine registry: which models can run each task, and which of them can run here.
 
-Engine modules register their classes with `@register`; they are imported
-lazily and must not import heavy libraries at module level, so listing what
-exists stays cheap.
+Engine modules register their classes with `@register` (registration.py); the registry imports them on first
+use, and they must not import heavy libraries at module level, so listing what exists stays cheap.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import threading
-from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from langchain_hugginggpt.tools.base import Engine, ExpertError
 from langchain_hugginggpt.core.tasks import get_task
+from langchain_hugginggpt.tools.base import Engine, ExpertError
+from langchain_hugginggpt.tools.registration import (  # noqa: F401 (re-exported: tools.register)
+    _ENGINES, _FACTORIES, EngineFactory, register, register_factory, unregister)
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.tools.mcp.experts import McpExpertsConfig
 
-# Modules under tools/engines that hold built-in engines, in preference order.
-BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
-    "language",
-    "vision",
-    "audio",
-    "video",
-    "control",
-    "hf_transformers",
-    "hf_diffusers",
-    "hf_inference",
-    "caption",  # a stand-in: after every real image-to-text engine
-)
-
-_ENGINES: dict[str, dict[str, type[Engine]]] = defaultdict(dict)
-# Makers of engines for models that are not registered (any Hub model of a task with a runner), asked in order.
-EngineFactory = Callable[[str, str], "type[Engine] | None"]
-_FACTORIES: list[EngineFactory] = []
 _loaded = False
-_load_lock = threading.RLock()  # re-entrant: an engine module may ask the registry while loading
-
-
-def register(cls: type[Engine], *, replace: bool = True) -> type[Engine]:
-    """Class decorator: make an engine a candidate for its task.
-
-    With replace=False an engine already registered under the same model id keeps
-    its place (e.g. packaged weights registered before the Hub default of that id).
-    """
-    get_task(cls.task)  # fail early on a typo in a task name
-    if replace or cls.model_id not in _ENGINES[cls.task]:
-        _ENGINES[cls.task][cls.model_id] = cls
-    return cls
-
-
-def register_factory(factory: EngineFactory) -> EngineFactory:
-    """Add a maker of engine classes for models not registered by id: `factory(task, model_id)` returns the
-    class, or None when it cannot run that model (hf_transformers adds one for any Hub model)."""
-    if factory not in _FACTORIES:
-        _FACTORIES.append(factory)
-    return factory
-
-
-def unregister(task: str, model_id: str) -> None:
-    """Remove an engine (e.g. one an app or a test registered)."""
-    _ENGINES.get(task, {}).pop(model_id, None)
+_load_lock = threading.RLock()  # re-entrant: loading one engine module may ask for another's engines
 
 
 def _load_builtins() -> None:
@@ -74,12 +30,11 @@ def _load_builtins() -> None:
     with _load_lock:  # selection asks from several threads at once; all must see every engine
         if _loaded:
             return
-        for name in BUILTIN_ENGINE_MODULES:
-            try:
-                importlib.import_module(f"langchain_hugginggpt.tools.engines.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"langchain_hugginggpt.tools.engines.{name}":
-                    raise
+        # Importing an engine module registers its engines; the order is the preference order, and the caption
+        # stand-in comes after every real image-to-text engine.
+        from langchain_hugginggpt.tools.engines import (  # noqa: F401
+            language, vision, audio, video, control, hf_transformers, hf_diffusers, hf_inference, caption)
+
         _load_configured()
         _loaded = True
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
-from langchain_hugginggpt.tools.registry import register
+from langchain_hugginggpt.tools.registration import register
 
 if TYPE_CHECKING:
     import numpy as np

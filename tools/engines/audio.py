@@ -31,7 +31,7 @@ from langchain_hugginggpt.tools.engines._audio_io import (
 from langchain_hugginggpt.tools.engines._image_io import fail
 from langchain_hugginggpt.core.paths import cache_dir
 from langchain_hugginggpt.tools.engines._lang import guess_language, language_code, language_name, require_text
-from langchain_hugginggpt.tools.registry import register
+from langchain_hugginggpt.tools.registration import register
 
 WHISPER_RATE = 16000
 

@@ -14,7 +14,8 @@ from typing import Any, Callable
 from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.base import Engine, ExpertError, ExpertOutput
 from langchain_hugginggpt.tools.engines._image_io import _plural, fail, image_input
-from langchain_hugginggpt.tools.registry import engine_class, register, resolve_engine
+from langchain_hugginggpt.tools.engines.vision import CenterNetDetector, EfficientNetLite0
+from langchain_hugginggpt.tools.registration import register
 
 # Requests for a description of the picture (as opposed to the text printed in it).
 CAPTION_CUES = (r"\b(?:describ\w*|descriptions?|caption\w*|depict\w*|tell me about)\b"
@@ -51,21 +52,20 @@ class DetectionClassificationCaption(Engine):
                    "and EfficientNet-Lite0's ImageNet class for the whole picture.")
     request_cues = CAPTION_CUES
     license = "MIT (CenterNet package), Apache-2.0 (EfficientNet-Lite0)"
-    # The engines it reuses, by (task, model id).
-    detector = ("object-detection", "centernet-mobilenetv3-coco")
-    classifier = ("image-classification", "efficientnet-lite0")
+    # The engines it reuses.
+    detector = CenterNetDetector
+    classifier = EfficientNetLite0
 
     def check_resources(self) -> str | None:
-        for task, model_id in (self.detector, self.classifier):
-            cls = engine_class(task, model_id)
-            reason = "not registered" if cls is None else cls().unavailable_reason()
+        for cls in (self.detector, self.classifier):
+            reason = cls().unavailable_reason()
             if reason:
-                return f"needs {model_id} ({task}): {reason}"
+                return f"needs {cls.model_id} ({cls.task}): {reason}"
         return None
 
-    def _run(self, which: tuple[str, str], call: Callable[[Any], Any]) -> Any:
+    def _run(self, engine: type[Engine], call: Callable[[Any], Any]) -> Any:
         try:
-            return call(resolve_engine(*which))
+            return call(engine())
         except ExpertError as exc:  # name this task and model first, then the engine that failed
             raise fail(self, str(exc)) from None
 
@@ -79,6 +79,6 @@ class DetectionClassificationCaption(Engine):
         sentence = f"A picture with {objects}" if objects else "A picture in which no COCO object is detected"
         sentence += f" (EfficientNet-Lite0's best guess for the whole picture: {label}, {top['score']:.0%})."
         result = {"generated_text": sentence, "objects": detections, "classes": classification.result}
-        note = (f"stand-in, not a captioning model: a sentence composed from {self.detector[1]}'s detections "
-                f"and {self.classifier[1]}'s top ImageNet class")
+        note = (f"stand-in, not a captioning model: a sentence composed from {self.detector.model_id}'s detections "
+                f"and {self.classifier.model_id}'s top ImageNet class")
         return ExpertOutput(model=self.model_id, result=result, text=sentence, stand_in=True, note=note)

@@ -25,7 +25,7 @@ from langchain_hugginggpt.tools.engines._image_io import (
     load_image,
     save_png,
 )
-from langchain_hugginggpt.tools.registry import register
+from langchain_hugginggpt.tools.registration import register
 
 
 def _to_rgb_png(gray: Any, workspace: Workspace, stem: str) -> str:

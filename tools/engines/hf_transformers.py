@@ -16,7 +16,7 @@ from langchain_hugginggpt.tools.engines import _hf_media as media
 from langchain_hugginggpt.tools.engines import _hf_text as text
 from langchain_hugginggpt.tools.engines._hf_defaults import INFERENCE_PREFIX, TRANSFORMERS_DEFAULTS
 from langchain_hugginggpt.tools.engines._hub import TransformersEngine, is_local_path, register_default
-from langchain_hugginggpt.tools.registry import register_factory
+from langchain_hugginggpt.tools.registration import register_factory
 
 RUNNERS: dict[str, type[TransformersEngine]] = {
     "text-classification": text.TextClassification,

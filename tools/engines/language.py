@@ -29,7 +29,7 @@ from langchain_hugginggpt.tools.engines._lang import (
     require_text,
 )
 from langchain_hugginggpt.tools.engines.smollm import SMOLLM2_ID, smollm2_gguf_path, smollm2_server
-from langchain_hugginggpt.tools.registry import register
+from langchain_hugginggpt.tools.registration import register
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
 

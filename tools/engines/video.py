@@ -22,7 +22,7 @@ from langchain_hugginggpt.tools.base import Engine, ExpertOutput
 from langchain_hugginggpt.tools.engines._audio_io import espeak_wav, flite_wav, load_audio
 from langchain_hugginggpt.tools.engines._image_io import fail
 from langchain_hugginggpt.tools.engines._lang import guess_language, require_text
-from langchain_hugginggpt.tools.registry import register
+from langchain_hugginggpt.tools.registration import register
 
 FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)  # Debian fonts-dejavu-core
 
