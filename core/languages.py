@@ -32,6 +32,8 @@ LANGUAGES: dict[str, tuple[str, str]] = {code: (LANGUAGE_NAMES[code], iso3) for 
 _BY_NAME = {name.lower(): code for code, (name, _) in LANGUAGES.items()}
 _BY_NAME.update({"castilian": "es", "mandarin": "zh", "croatian": "sh", "serbian": "sh", "bosnian": "sh"})
 
+# Every language name a request may use, as a regex alternation (the planners' cue for translation).
+ANY_LANGUAGE = "|".join(sorted({name.lower() for name in LANGUAGE_NAMES.values()} | set(_BY_NAME), key=len, reverse=True))
 _NAMES = "|".join(sorted((re.escape(n) for n in _BY_NAME), key=len, reverse=True))
 TARGET_RE = re.compile(rf"\b(?:in|to|into)\s+({_NAMES})\b", re.IGNORECASE)
 _INTO_RE = re.compile(rf"\b(?:to|into)\s+({_NAMES})\b", re.IGNORECASE)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from langchain_hugginggpt.core.languages import ANY_LANGUAGE
+
 # A cue group: (weight, regex alternatives); where cues for two tasks overlap, the heavier wins.
 CueGroup = tuple[float, list[str]]
 # A phrasebook group: templates whose "{}" takes each of the objects.
@@ -46,9 +48,7 @@ class PlanningHints:
 TEXT_ROLES = ("content", "question", "question_on_context", "comparison", "instruction")
 
 
-LANGUAGES = (r"french|spanish|german|italian|chinese|mandarin|japanese|korean|portuguese|russian|arabic|hindi|dutch|"
-             r"english|swedish|greek|turkish|polish|vietnamese|hebrew|danish|finnish|norwegian|czech|thai|"
-             r"indonesian|ukrainian|romanian|hungarian|catalan|swahili|bengali|urdu|persian|latin")
+LANGUAGES = ANY_LANGUAGE  # the names of core/languages.py
 
 # The things phrasebook templates act on.
 IMG = ["@IMG", "the image", "the photo", "the picture", "this photograph"]
