@@ -55,11 +55,14 @@ def test_updates_come_per_node_and_custom_events_match_the_runnables_stream(agen
     assert updates == ["plan", "select", "execute", "respond"]
     events = [chunk for mode, chunk in chunks if mode == "custom"]
     runnable = list(agent.stream(EDGES_REQUEST))
-    assert [e["kind"] for e in events] == [e.kind for e in runnable] == [
+    assert [e.kind for e in events] == [e.kind for e in runnable] == [
         "plan", "selection", "task", "answer_chunk", "answer", "result"]
-    task = next(e["data"] for e in events if e["kind"] == "task")
-    assert task["status"] == "ok" and task["model_id"] == "opencv-canny"
-    assert events[-1]["data"]["answer"] == graph.get_state(thread("s")).values["messages"][-1].content
+    task = next(e.task for e in events if e.kind == "task")
+    assert task.status == "ok" and task.model_id == "opencv-canny"
+    assert events[-1].result.answer == graph.get_state(thread("s")).values["messages"][-1].content
+    # on the wire (LangGraph Server, server-sent events) an event is {"kind", "data"}, and reads back the same
+    assert events[2].model_dump(mode="json") == {"kind": "task", "data": task.model_dump(mode="json")}
+    assert [type(e).model_validate(e.model_dump(mode="json")) for e in events] == events
 
 
 async def test_astream_custom_events_per_task(agent, workspace):
@@ -67,10 +70,9 @@ async def test_astream_custom_events_per_task(agent, workspace):
     graph = build_graph(agent)
     request = "Detect the objects in street.jpg and read the result aloud"
     events = [e async for e in graph.astream({"messages": [("user", request)]}, stream_mode="custom")]
-    tasks = [e["data"] for e in events if e["kind"] == "task"]
-    assert [(t["task_id"], t["task"], t["status"]) for t in tasks] == [
-        (0, "object-detection", "ok"), (1, "text-to-speech", "ok")]
-    assert tasks[1]["args"]["text"] == tasks[0]["output"]["text"]  # read aloud: what task 0 found
+    tasks = [e.task for e in events if e.kind == "task"]
+    assert [(t.task_id, t.task, t.status) for t in tasks] == [(0, "object-detection", "ok"), (1, "text-to-speech", "ok")]
+    assert tasks[1].args["text"] == tasks[0].output["text"]  # read aloud: what task 0 found
 
 
 class ScriptedToolCaller(GenericFakeChatModel):
