@@ -154,3 +154,28 @@ def test_a_file_sent_inline_that_is_not_media_is_refused_by_name(agent, saver, w
         with pytest.raises(ValueError, match=problem):
             app.invoke({"messages": [message]}, thread("bad-inline"))
     assert not (workspace.root / "uploads").exists() or not list((workspace.root / "uploads").iterdir())
+
+
+async def test_the_runnable_inside_a_graph_node_keeps_no_state_in_the_parents_thread(agent, sqlite_file):
+    """HuggingGPT runs its graph without a checkpointer, also when a node of another graph calls it with that
+    graph's config (LangGraph would otherwise give the nested graph the parent's checkpointer): the parent's
+    thread holds the parent's state alone, and the call still streams its stage events to the caller."""
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    async def ask(state: MessagesState, config) -> dict:
+        kinds = [event.kind async for event in agent.astream(state["messages"][-1].content, config)]
+        assert kinds[0] == "plan" and kinds[-1] == "result"
+        result = await agent.ainvoke(state["messages"][-1].content, config)
+        return {"messages": [AIMessage(result.answer, name="asked")]}
+
+    parent = StateGraph(MessagesState)
+    parent.add_node("ask", ask)
+    parent.add_edge(START, "ask")
+    async with AsyncSqliteSaver.from_conn_string(str(sqlite_file)) as saver:
+        state = await parent.compile(checkpointer=saver).ainvoke({"messages": [("user", EDGES_REQUEST)]},
+                                                                 thread("nested"))
+    assert state["messages"][-1].name == "asked" and state["messages"][-1].content.startswith("Canny edge map")
+    with sqlite3.connect(sqlite_file) as db:
+        assert {ns for (ns,) in db.execute("SELECT DISTINCT checkpoint_ns FROM checkpoints")} == {""}
