@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Literal, Sequence
 
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
@@ -84,16 +84,19 @@ def turn_input(messages: Sequence[BaseMessage], workspace: Workspace | None = No
 
 
 def chat_log(messages: Sequence[BaseMessage], workspace: Workspace | None = None) -> list[dict[str, str]]:
-    """Messages as the planner's chat log, `{"role", "content"}` dicts (tool calls and results left out)."""
+    """Messages as the planner's chat log, `{"role", "content"}` dicts (tool calls and results left out; a
+    ChatMessage, a turn of another role given to the Runnable, keeps its role)."""
     save = workspace.save_inline if workspace is not None else None
-    return [{"role": ROLES[m.type], "content": text} for m in messages
-            if m.type in ROLES and (text := content_text(m.content, save))]
+    return [{"role": m.role if isinstance(m, ChatMessage) else ROLES[m.type], "content": text} for m in messages
+            if (m.type in ROLES or isinstance(m, ChatMessage)) and (text := content_text(m.content, save))]
 
 
 def as_messages(turn: HuggingGPTInput) -> list[BaseMessage]:
     """A request and its chat log (`{"role", "content"}` dicts) as the graph's `messages`."""
-    kinds = {"assistant": AIMessage, "ai": AIMessage, "system": SystemMessage}
-    history = [kinds.get(m.get("role"), HumanMessage)(str(m.get("content", ""))) for m in turn.chat_history]
+    kinds = {"user": HumanMessage, "human": HumanMessage, "assistant": AIMessage, "ai": AIMessage,
+             "system": SystemMessage}
+    history = [kinds[role](text) if (role := m.get("role", "user")) in kinds else ChatMessage(text, role=str(role))
+               for m in turn.chat_history for text in [str(m.get("content", ""))]]
     return [*history, HumanMessage(turn.request)]
 
 
