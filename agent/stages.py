@@ -225,8 +225,10 @@ class Stages:
             return {**fresh, **failure(exc, emit)}
         tasks = list(planned.plan.tasks)
         emit(StageEvent(kind="plan", planner=planned.planner, plan=tasks, repairs=planned.details.get("repairs", [])))
-        return {**fresh, "planner": planned.planner, "plan": tasks,
-                "planned_by": "llm" if planned.planner == LLMPlanner.name else "offline"}
+        # Read here, once, from the planner that made the plan (an offline fallback is named after its own planner);
+        # `respond` decides from the typed field.
+        planned_by: PlannedBy = "llm" if planned.planner == LLMPlanner.name else "offline"
+        return {**fresh, "planner": planned.planner, "plan": tasks, "planned_by": planned_by}
 
     async def select(self, state: HuggingGPTState, config: RunnableConfig) -> dict[str, Any]:
         """Stage 2: a model and the reason for it, per task."""
