@@ -21,7 +21,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # until a name is used. The data types and the workspace live in the core layer and are re-exported here.
 _EXPORTS = {
     "TaskExecutor": "executor", "resolve_args": "executor",
-    "HuggingGPT": "hugginggpt", "HuggingGPTInput": "hugginggpt",
+    "HuggingGPT": "hugginggpt", "HuggingGPTInput": "turn",
     "HuggingGPTState": "graph", "build_graph": "graph", "task_tools": "graph",
     "load_llm": "llms",
     "LLMPlanner": "llm_planner", "PlannerOutput": "langchain_hugginggpt.planning",

@@ -6,96 +6,38 @@
 
 `stream`/`astream` yield one StageEvent per stage and per finished task, then
 the answer; the agent composes in LCEL like any Runnable. Whatever stage
-fails, the result keeps what the stages before it computed.
+fails, the result keeps what the stages before it computed. Each call runs the
+agent's LangGraph graph (agent/graph.py, its nodes in agent/stages.py), the same
+graph `build_graph` gives, without a checkpointer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import queue
-import time
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterator, Literal
+from typing import Any, AsyncIterator, Iterator, Literal
 
-from anyio.from_thread import start_blocking_portal
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.runnables.config import patch_config
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 
-from langchain_hugginggpt.agent.executor import TaskExecutor
 from langchain_hugginggpt.planning import PlannerOutput
 from langchain_hugginggpt.planning.validation import PlanError, PlanTruncated
-from langchain_hugginggpt.agent.llm_planner import ChatLog, LLMPlanner, chat_log_text
-from langchain_hugginggpt.agent.response import Responder
-from langchain_hugginggpt.core.schema import (
-    MAX_REQUEST_CHARS, HuggingGPTResult, Plan, StageEvent, Task, TaskResult, content_text, request_problem)
-from langchain_hugginggpt.agent.selection import ModelSelector
+from langchain_hugginggpt.agent.llm_planner import ChatLog, LLMPlanner
+from langchain_hugginggpt.agent.stages import as_messages
+from langchain_hugginggpt.agent.sync import iterate_sync, run_sync
+from langchain_hugginggpt.agent.turn import HuggingGPTInput
+from langchain_hugginggpt.agent.workflow import compile_stages
+from langchain_hugginggpt.core.schema import HuggingGPTResult, StageEvent, Task
 from langchain_hugginggpt.core.workspace import Workspace
-from langchain_hugginggpt.prompts import render
 
 PlannerName = Literal["auto", "learned", "retrieval", "llm"]
 OFFLINE_PLANNERS = ("learned", "retrieval")
-Emit = Callable[[StageEvent], Any]
 
 
 logger = logging.getLogger(__name__)
-
-MAX_HISTORY_MESSAGES = 200
-MAX_HISTORY_CHARS = 10 * MAX_REQUEST_CHARS
-
-
-def recent_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The latest messages of a chat log that fit HuggingGPTInput's bounds (a long kept conversation's
-    oldest turns are left out: the planner reads the recent ones)."""
-    kept: list[dict[str, Any]] = []
-    size = 0
-    for message in reversed(messages[-MAX_HISTORY_MESSAGES:]):
-        size += len(str(message.get("content", "")))
-        if size > MAX_HISTORY_CHARS:
-            break
-        kept.append(message)
-    return kept[::-1]
-
-
-class HuggingGPTInput(BaseModel):
-    """A request, and optionally the conversation so far ({"role", "content"} messages)."""
-
-    request: str
-    chat_history: list[dict[str, Any]] = Field(default_factory=list)
-
-    @field_validator("chat_history", mode="before")
-    @classmethod
-    def _pairs_as_messages(cls, value: Any) -> Any:
-        """("user", "hi") pairs, as LangChain's message shorthand writes them, are messages too; content given as
-        LangChain's content blocks is read as its text (`content_text`)."""
-        if isinstance(value, (list, tuple)):
-            value = [{"role": m[0], "content": m[1]} if isinstance(m, (tuple, list)) and len(m) == 2 else m for m in value]
-            return [{**m, "content": content_text(m["content"])} if isinstance(m, dict) and "content" in m else m
-                    for m in value]
-        return value
-
-    @field_validator("request")
-    @classmethod
-    def _plannable(cls, value: str) -> str:
-        problem = request_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
-
-    @field_validator("chat_history")
-    @classmethod
-    def _bounded(cls, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """A client sends the history: without a bound, one 'it' can hand a step megabytes of earlier text."""
-        size = sum(len(str(m.get("content", ""))) for m in value)
-        if len(value) > MAX_HISTORY_MESSAGES or size > MAX_HISTORY_CHARS:
-            raise ValueError(f"the chat history is {len(value):,} messages and {size:,} characters long; at most "
-                             f"{MAX_HISTORY_MESSAGES:,} messages and {MAX_HISTORY_CHARS:,} characters are read "
-                             f"(send the recent turns)")
-        return value
-
 
 class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     """The four stages of the paper joined into one Runnable."""
@@ -117,6 +59,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     log_runs: bool = True
     # a misspelt option ("plannr=") is an error, not silently the default
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+    _compiled: tuple["HuggingGPT", Any] | None = PrivateAttr(None)  # (this agent, its graph)
 
     @field_validator("workspace", mode="before")
     @classmethod
@@ -160,13 +103,13 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
     def OutputType(self) -> type[HuggingGPTResult]:  # noqa: N802
         return HuggingGPTResult
 
-    # -- Runnable interface -------------------------------------------------
+    # -- Runnable interface: each runs this agent's graph (agent/graph.py) --------------------------------
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> HuggingGPTResult:
-        return _run_sync(self.ainvoke(input, config, **kwargs))
+        return run_sync(self.ainvoke(input, config, **kwargs))
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> HuggingGPTResult:
-        return await self._acall_with_config(self._arun_traced, input, config, run_type="chain")
+        return await self._acall_with_config(self._aresult, input, config, run_type="chain")
 
     async def astream(self, input: Any, config: RunnableConfig | None = None,
                       **kwargs: Any) -> AsyncIterator[StageEvent]:
@@ -178,119 +121,32 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         async for event in self._atransform_stream_with_config(the_input(), self._stage_events, config, run_type="chain"):
             yield event
 
-    async def _stage_events(self, inputs: AsyncIterator[Any], config: RunnableConfig) -> AsyncIterator[StageEvent]:
-        input = [item async for item in inputs][-1]
-        queue: asyncio.Queue[StageEvent | None] = asyncio.Queue()
-
-        async def produce() -> None:
-            try:
-                await self._arun(_as_input(input), config, queue.put_nowait)
-            finally:
-                queue.put_nowait(None)
-
-        producer = asyncio.create_task(produce())
-        while (event := await queue.get()) is not None:
-            yield event
-        await producer
-
     def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[StageEvent]:
-        yield from _iterate_sync(self.astream(input, config, **kwargs))
+        yield from iterate_sync(self.astream(input, config, **kwargs))
 
-    # -- the pipeline -------------------------------------------------------
-
-    async def _arun_traced(self, input: Any, config: RunnableConfig, run_manager: Any = None) -> HuggingGPTResult:
+    async def _aresult(self, input: Any, config: RunnableConfig, run_manager: Any = None) -> HuggingGPTResult:
         if run_manager is not None:
             config = patch_config(config, callbacks=run_manager.get_child())
-        return await self._arun(_as_input(input), config)
+        async for event in self._run_graph(_as_input(input), config):
+            if event.kind == "result":  # the last stage builds the result from the final state, once
+                return event.result
+        raise RuntimeError("HuggingGPT's graph ended without a result")  # respond always ends a turn
 
-    async def _arun(self, input: HuggingGPTInput, config: RunnableConfig, emit: Any = None) -> HuggingGPTResult:
-        emit = emit or (lambda event: None)
-        result = HuggingGPTResult(request=input.request)
-        started = time.perf_counter()
-        try:
-            await self._stages(input, result, config, emit)
-        except Exception as exc:  # keep what earlier stages computed; say what failed
-            self.record_failure(result, exc, emit)
-        result.timings["total"] = round(time.perf_counter() - started, 4)
-        await self.finish_turn(input, result, emit)
-        return result
+    async def _stage_events(self, inputs: AsyncIterator[Any], config: RunnableConfig) -> AsyncIterator[StageEvent]:
+        input = [item async for item in inputs][-1]
+        async for event in self._run_graph(_as_input(input), config):
+            yield event
 
-    async def _stages(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig, emit: Any) -> None:
-        await self.plan_stage(input, result, config, emit)
-        if result.plan:
-            await self.select_stage(input, result, config, emit)
-            await self.execute_stage(result, config, emit)
-        await self.respond_stage(input, result, config, emit)
+    def _run_graph(self, input: HuggingGPTInput, config: RunnableConfig) -> AsyncIterator[StageEvent]:
+        """The stage events of one request through the graph, a turn of no thread of its own."""
+        return self._graph().astream({"messages": as_messages(input)}, config, stream_mode="custom")
 
-    # -- the stages, one method each: this Runnable and the LangGraph graph (agent/graph.py) both
-    # call them, each stage reading what the one before wrote into `result`.
-
-    async def plan_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
-                         emit: Emit) -> None:
-        """Stage 1: `result.plan` and `result.planner`; an empty plan means chit-chat."""
-        with _timer(result, "planning"):
-            planned = await self.aplan(input.request, input.chat_history, config)
-        result.plan, result.planner = list(planned.plan.tasks), planned.planner
-        emit(StageEvent(kind="plan", data={"planner": planned.planner, "plan": planned.plan.to_list(),
-                                           "repairs": planned.details.get("repairs", [])}))
-
-    async def select_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
-                           emit: Emit) -> None:
-        """Stage 2: `result.selections`, a model and the reason for it per task of `result.plan`."""
-        selector = ModelSelector(self.llm, self._candidate_source(), k=self.k, use_llm=self.selection == "llm")
-        with _timer(result, "selection"):
-            result.selections = await selector.aselect(input.request, Plan(tasks=result.plan), config)
-        emit(StageEvent(kind="selection", data={str(k): s.model_dump() for k, s in result.selections.items()}))
-
-    async def execute_stage(self, result: HuggingGPTResult, config: RunnableConfig, emit: Emit) -> None:
-        """Stage 3: `result.results`, filled task by task as each finishes."""
-        def on_result(task_result: TaskResult) -> None:
-            result.results[task_result.task_id] = task_result  # kept even if a later stage fails
-            emit(StageEvent(kind="task", data=task_result.model_dump()))
-
-        executor = TaskExecutor(self.workspace, self.max_concurrency, self.task_timeout, engines=self.experts)
-        with _timer(result, "execution"):
-            result.results = await executor.arun(Plan(tasks=result.plan), result.selections, on_result, config)
-
-    async def respond_stage(self, input: HuggingGPTInput, result: HuggingGPTResult, config: RunnableConfig,
-                            emit: Emit) -> None:
-        """Stage 4: `result.answer`, from the results, or a chat reply when the plan is empty."""
-        if not result.plan:
-            with _timer(result, "response"):
-                result.answer = await self._chit_chat(input, config)
-                if result.planner.startswith(OFFLINE_PLANNERS) and self.llm is not None:
-                    # No LLM judged this to be chat: say so, or a chat reply may pass for a done task.
-                    result.answer = (f"I found no task for an expert model in this request, so this is a plain "
-                                     f"chat reply.\n\n{result.answer}")
-            emit(StageEvent(kind="answer", data={"answer": result.answer}))
-            return
-        responder = Responder(self.llm, self.responder)
-        with _timer(result, "response"):
-            chunks = []
-            async for chunk in responder.astream(result, config):
-                chunks.append(chunk)
-                emit(StageEvent(kind="answer_chunk", data={"text": chunk}))
-            result.answer = "".join(chunks).strip()
-        emit(StageEvent(kind="answer", data={"answer": result.answer}))
-
-    def record_failure(self, result: HuggingGPTResult, exc: Exception, emit: Emit) -> None:
-        """A stage failed: say what failed, keeping what the stages before it computed."""
-        result.error = f"{type(exc).__name__}: {exc}"
-        if not result.answer:
-            result.answer = f"I could not complete this request: {result.error}"
-        emit(StageEvent(kind="error", data={"error": result.error}))
-
-    async def finish_turn(self, input: HuggingGPTInput, result: HuggingGPTResult, emit: Emit) -> None:
-        """After the last stage: log the run (file I/O, off the event loop), and emit the whole result."""
-        if self.log_runs:
-            from langchain_hugginggpt.agent.run_log import append_run
-
-            try:
-                await asyncio.to_thread(append_run, result, llm=self.llm, chat_history=input.chat_history,
-                                        workspace=self.workspace.root)
-            except OSError as exc:  # a full disk, a read-only log folder: the answer still goes out
-                logger.warning("could not log the run of %r: %s", result.request[:80], exc)
-        emit(StageEvent(kind="result", data=result.model_dump(mode="json")))
+    def _graph(self) -> Any:
+        """This agent's graph, compiled once; `checkpointer=False`: no thread state, also when the agent runs
+        inside another graph (LangGraph would give a nested graph its parent's checkpointer)."""
+        if self._compiled is None or self._compiled[0] is not self:  # a `model_copy` is another agent
+            self._compiled = (self, compile_stages(self, checkpointer=False))
+        return self._compiled[1]
 
     async def aplan(self, request: str, chat_history: ChatLog | None = None,
                     config: RunnableConfig | None = None) -> PlannerOutput:
@@ -335,7 +191,7 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         planner = default_planner(self.planner if self.planner in OFFLINE_PLANNERS else "auto")
         return planner.for_deployment(self._can_run)
 
-    def _candidate_source(self) -> Any:
+    def active_candidate_source(self) -> Any:
         """Where model selection finds candidates: the one given, the deployed experts, else the tools registry."""
         from langchain_hugginggpt.tools.candidates import RegistryCandidates
 
@@ -347,20 +203,10 @@ class HuggingGPT(RunnableSerializable[HuggingGPTInput, HuggingGPTResult]):
         """Whether a model for the task (not a labelled stand-in) can run for this agent."""
         probe = Task(id=0, task=task, dep=[-1], args={})
         try:
-            return any(not c.stand_in for c in self._candidate_source().candidates(probe, "", self.k))
+            return any(not c.stand_in for c in self.active_candidate_source().candidates(probe, "", self.k))
         except Exception as exc:  # a source that cannot tell (an expert cluster that is down) changes nothing
             logger.debug("cannot tell whether %s can run: %s", task, exc)
             return True
-
-    async def _chit_chat(self, input: HuggingGPTInput, config: RunnableConfig) -> str:
-        if self.llm is None:
-            return "This request needs no expert model, and no controller LLM is configured to chat."
-        messages = [SystemMessage(render("chat.md"))]
-        if input.chat_history and self.chit_chat_history:
-            messages.append(SystemMessage("Conversation so far: " + chat_log_text(input.chat_history)))
-        messages.append(HumanMessage(input.request))
-        reply = await self.llm.ainvoke(messages, config)
-        return reply.text.strip()
 
 
 def _as_input(value: Any) -> HuggingGPTInput:
@@ -376,56 +222,3 @@ def _as_input(value: Any) -> HuggingGPTInput:
     if hasattr(value, "to_string"):  # a PromptValue from an upstream prompt
         return HuggingGPTInput(request=value.to_string())
     raise TypeError(f"HuggingGPT takes a request string or {{'request', 'chat_history'}}, got {type(value).__name__}")
-
-
-class _timer:
-    def __init__(self, result: HuggingGPTResult, stage: str) -> None:
-        self.result, self.stage = result, stage
-
-    def __enter__(self) -> None:
-        self.start = time.perf_counter()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.result.timings[self.stage] = round(time.perf_counter() - self.start, 4)
-
-
-def _run_sync(coro: Any) -> Any:
-    """Run a coroutine from sync code, also inside a running loop (Jupyter, LangServe threads).
-
-    It runs on an event loop of its own in a thread (an anyio blocking portal); if the
-    caller is interrupted (KeyboardInterrupt), the coroutine is cancelled, not left running.
-    """
-
-    async def await_it() -> Any:
-        return await coro
-
-    with start_blocking_portal() as portal:
-        return portal.call(await_it)
-
-
-def _iterate_sync(agen: AsyncIterator[Any]) -> Iterator[Any]:
-    """Iterate an async generator from sync code, item by item as they come.
-
-    One task on a portal's event loop reads the whole generator (so its context stays one
-    task's). When the caller stops early (closes this generator, or stops on an error), the
-    portal cancels that task and, as its loop shuts down, every task the generator started:
-    the pipeline stops at its next await instead of running on unread.
-    """
-    items: queue.Queue = queue.Queue()
-    done = object()
-
-    async def pump() -> None:
-        try:
-            async for item in agen:
-                items.put(item)
-        except Exception as exc:  # re-raised in the caller's thread; cancellation propagates
-            items.put(exc)
-        finally:
-            items.put(done)
-
-    with start_blocking_portal() as portal:
-        portal.start_task_soon(pump)
-        while (item := items.get()) is not done:
-            if isinstance(item, Exception):
-                raise item
-            yield item

@@ -9,15 +9,15 @@ from langchain_hugginggpt.core.schema import StageEvent
 def progress_line(event: StageEvent) -> str | None:
     """What a stage or task event says, ending in a newline; None for events that are not progress (the
     answer and its chunks, the whole result)."""
-    data = event.data
     if event.kind == "plan":
-        tasks = ", ".join(f"{t['id']}: {t['task']}" for t in data["plan"]) or "no task (chit-chat)"
-        return f"Plan ({data['planner']}): {tasks}\n"
+        tasks = ", ".join(f"{t.id}: {t.task}" for t in event.plan or []) or "no task (chit-chat)"
+        return f"Plan ({event.planner}): {tasks}\n"
     if event.kind == "selection":
-        return "".join(f"Model for task {k}: {s['model_id'] or '-'} ({s['reason']})\n" for k, s in data.items())
-    if event.kind == "task":
-        detail = data.get("error") or ((data.get("output") or {}).get("text") or "")[:200]
-        return f"Task {data['task_id']} {data['task']}: {data['status']}{': ' + detail if detail else ''}\n"
+        return "".join(f"Model for task {k}: {s.model_id or '-'} ({s.reason})\n"
+                       for k, s in (event.selections or {}).items())
+    if event.kind == "task" and (task := event.task) is not None:
+        detail = task.error or ((task.output or {}).get("text") or "")[:200]
+        return f"Task {task.task_id} {task.task}: {task.status}{': ' + detail if detail else ''}\n"
     if event.kind == "error":
-        return f"Error: {data['error']}\n"
+        return f"Error: {event.error}\n"
     return None

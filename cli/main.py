@@ -16,11 +16,14 @@ import importlib
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from langchain_hugginggpt.core.arguments import folder, positive_int, positive_number
+
+if TYPE_CHECKING:
+    from langchain_hugginggpt.core.schema import StageEvent
 
 # Subcommand groups contributed by other packages, imported lazily.
 PLUGINS = ("langchain_hugginggpt.cli.models", "langchain_hugginggpt.cli.eval",
@@ -47,24 +50,23 @@ def _agent(args: argparse.Namespace) -> Any:
     return HuggingGPT.from_preset(args.llm, **options)
 
 
-def _show_event(event: Any) -> None:
+def _show_event(event: StageEvent) -> None:
     """One progress line per stage and task, on stderr (stdout stays clean for --json)."""
-    data = event.data
     if event.kind == "plan":
-        tasks = ", ".join(f"{t['id']}:{t['task']}" for t in data["plan"]) or "none (chit-chat)"
-        err.print(f"[bold]plan[/] ({data['planner']}): {tasks}")
-        for repair in data.get("repairs", []):
+        tasks = ", ".join(f"{t.id}:{t.task}" for t in event.plan or []) or "none (chit-chat)"
+        err.print(f"[bold]plan[/] ({event.planner}): {tasks}")
+        for repair in event.repairs:
             err.print(f"  [dim]repaired: {repair}[/]")
     elif event.kind == "selection":
-        for task_id, selection in data.items():
-            err.print(f"[bold]model[/] for task {task_id}: {selection['model_id'] or '-'} [dim]({selection['reason']})[/]")
-    elif event.kind == "task":
-        status = {"ok": "[green]ok[/]", "error": "[red]error[/]", "skipped": "[yellow]skipped[/]"}[data["status"]]
-        took = (data["ended_at"] - data["started_at"]) if data.get("ended_at") and data.get("started_at") else 0
-        detail = data.get("error") or ", ".join(data.get("files") or []) or ((data.get("output") or {}).get("text") or "")[:120]
-        err.print(f"[bold]task[/] {data['task_id']} {data['task']}: {status} in {took:.2f}s {detail}")
+        for task_id, selection in (event.selections or {}).items():
+            err.print(f"[bold]model[/] for task {task_id}: {selection.model_id or '-'} [dim]({selection.reason})[/]")
+    elif event.kind == "task" and (task := event.task) is not None:
+        status = {"ok": "[green]ok[/]", "error": "[red]error[/]", "skipped": "[yellow]skipped[/]"}[task.status]
+        took = (task.ended_at - task.started_at) if task.ended_at and task.started_at else 0
+        detail = task.error or ", ".join(task.files) or ((task.output or {}).get("text") or "")[:120]
+        err.print(f"[bold]task[/] {task.task_id} {task.task}: {status} in {took:.2f}s {detail}")
     elif event.kind == "error":
-        err.print(f"[red]error[/]: {data['error']}")
+        err.print(f"[red]error[/]: {event.error}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -72,9 +74,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     result = None
     for event in agent.stream({"request": args.request}):
         if event.kind == "result":
-            from langchain_hugginggpt.core.schema import HuggingGPTResult
-
-            result = HuggingGPTResult.model_validate(event.data)
+            result = event.result
         elif not args.json and not args.quiet:
             _show_event(event)
     assert result is not None
@@ -100,7 +100,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     from langchain_hugginggpt.agent.checkpoints import sqlite_checkpointer
     from langchain_hugginggpt.agent.graph import build_graph
-    from langchain_hugginggpt.core.schema import StageEvent, request_problem
+    from langchain_hugginggpt.core.schema import request_problem
 
     checkpointer = sqlite_checkpointer(args.checkpoints)
     graph = build_graph(_agent(args), checkpointer=checkpointer)
@@ -126,10 +126,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 continue
             answer = ""
             try:
-                for data in graph.stream({"messages": [HumanMessage(request)]}, config, stream_mode="custom"):
-                    event = StageEvent.model_validate(data)
+                for event in graph.stream({"messages": [HumanMessage(request)]}, config, stream_mode="custom"):
                     if event.kind == "result":
-                        answer = event.data["answer"]
+                        answer = event.result.answer
                     elif not args.quiet:
                         _show_event(event)
             except Exception as exc:  # one failed turn (a model down, a busy LLM) does not end the conversation

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_serializer, model_validator
 
 ResourceType = Literal["text", "image", "audio", "video"]
 RESOURCE_TYPES: tuple[str, ...] = ("text", "image", "audio", "video")
@@ -188,11 +188,62 @@ class TaskResult(BaseModel):
         return self.status == "ok"
 
 
-class StageEvent(BaseModel):
-    """One item of `HuggingGPT.stream`: a stage or a task finished."""
+StageKind = Literal["plan", "selection", "task", "answer_chunk", "answer", "result", "error"]
 
-    kind: Literal["plan", "selection", "task", "answer_chunk", "answer", "result", "error"]
-    data: dict[str, Any] = Field(default_factory=dict)
+
+class StageEvent(BaseModel):
+    """One item of `HuggingGPT.stream` (and of the graph's `stream_mode="custom"`): a stage or a task finished.
+
+    The payload is typed, one field per kind: `plan` (with `planner`, `repairs`), `selections`, `task`, `text`
+    (an answer chunk), `answer`, `result` (the whole HuggingGPTResult), `error`. On the wire (JSON, server-sent
+    events, LangServe, LangGraph Server) an event is `{"kind", "data"}` with `data` the JSON of its payload, and
+    it reads back from that shape."""
+
+    kind: StageKind
+    planner: str | None = None
+    plan: list[Task] | None = None
+    repairs: list[str] = Field(default_factory=list)
+    selections: dict[int, Selection] | None = None
+    task: TaskResult | None = None
+    text: str | None = None
+    answer: str | None = None
+    result: "HuggingGPTResult | None" = None
+    error: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_wire(cls, value: Any) -> Any:
+        """`{"kind", "data"}`, as `data` serializes it, to the typed fields."""
+        if not isinstance(value, dict) or "data" not in value:
+            return value
+        kind, data = value.get("kind"), value["data"] or {}
+        if kind == "selection":
+            return {"kind": kind, "selections": data}
+        if kind == "task":
+            return {"kind": kind, "task": data}
+        if kind == "result":
+            return {"kind": kind, "result": data}
+        return {"kind": kind, **data}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload as JSON-ready data, the wire's `data`."""
+        if self.kind == "plan":
+            return {"planner": self.planner, "plan": [t.model_dump(mode="json") for t in self.plan or []],
+                    "repairs": list(self.repairs)}
+        if self.kind == "selection":
+            return {str(k): s.model_dump(mode="json") for k, s in (self.selections or {}).items()}
+        if self.kind == "task":
+            return self.task.model_dump(mode="json") if self.task is not None else {}
+        if self.kind == "result":
+            return self.result.model_dump(mode="json") if self.result is not None else {}
+        if self.kind == "answer_chunk":
+            return {"text": self.text}
+        return {self.kind: getattr(self, self.kind)}  # answer, error
+
+    @model_serializer(mode="plain")
+    def _to_wire(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data}
 
 
 class HuggingGPTResult(BaseModel):
@@ -210,3 +261,6 @@ class HuggingGPTResult(BaseModel):
     @property
     def files(self) -> list[str]:
         return [f for r in self.results.values() for f in r.files]
+
+
+StageEvent.model_rebuild()

@@ -150,12 +150,11 @@ async def results(request: Request, body: MessagesRequest) -> dict[str, Any]:
 
     agent, turn = _state(request).agent, await _turn(request, body)
     plan = (await _plan(request, turn)).plan
-    experts = getattr(agent, "experts", None)  # --experts: select among and run on the Ray Serve deployments
-    source = agent.candidate_source or (experts.candidates() if experts is not None else None)
-    selector = ModelSelector(agent.llm, source, k=agent.k, use_llm=agent.selection == "llm")
+    # the agent's candidates (with --experts: the Ray Serve deployments, which run the tasks too)
+    selector = ModelSelector(agent.llm, agent.active_candidate_source(), k=agent.k, use_llm=agent.selection == "llm")
     selections = await selector.aselect(turn.request, plan)
     done = await TaskExecutor(agent.workspace, agent.max_concurrency, agent.task_timeout,
-                              engines=experts).arun(plan, selections)
+                              engines=agent.experts).arun(plan, selections)
     reply = {}
     for task in plan.tasks:
         result, selection = done.get(task.id), selections.get(task.id)

@@ -140,6 +140,17 @@ def test_chat_log_reaches_the_planner(test_engines, workspace, tmp_path, monkeyp
     assert "red.png" in planning_prompt and "now make it black and white" in planning_prompt
 
 
+def test_chat_history_reaches_the_planner_with_each_turns_role(test_engines, workspace, tmp_path, monkeypatch):
+    """The Runnable hands its input to the graph as `messages`: each turn keeps its role there and back, a role
+    LangChain has no message class for (a tool's output) included."""
+    agent, llm = make_agent(workspace, tmp_path, monkeypatch)
+    history = [{"role": "user", "content": "Here is red.png"}, {"role": "tool", "content": "wrote out/gray.png"},
+               {"role": "assistant", "content": "Nice photo."}, {"role": "system", "content": "Be brief."}]
+    agent.invoke({"request": "now make it black and white", "chat_history": history})
+    planning_prompt = llm.calls[0][1][-1]
+    assert json.dumps(history) in planning_prompt
+
+
 def test_original_messages_shape_is_accepted(test_engines, workspace, tmp_path, monkeypatch):
     agent, llm = make_agent(workspace, tmp_path, monkeypatch)
     agent.invoke({"messages": [{"role": "user", "content": "photo.png is mine"},
@@ -239,7 +250,7 @@ def test_a_chat_history_is_bounded_and_a_long_kept_conversation_sends_its_recent
     is bounded; the graph's own thread, however long, passes its latest turns within the bound."""
     import pydantic
 
-    from langchain_hugginggpt.agent.hugginggpt import (
+    from langchain_hugginggpt.agent.turn import (
         MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES, HuggingGPTInput, recent_history)
 
     long_answer = {"role": "assistant", "content": "The cat sat on the mat. " * 10_000}

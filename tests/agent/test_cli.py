@@ -1,6 +1,7 @@
 """The `hugginggpt` console script, run as a user would (a subprocess), with real engines."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -29,6 +30,23 @@ def test_run_json_prints_one_object_with_every_stage(tmp_path):
     assert task["files"][0] in result["answer"]
     log = (tmp_path / "home" / "runs.jsonl").read_text().splitlines()
     assert json.loads(log[-1])["request"] == "Give me the canny edge map of square.png"
+
+
+def test_run_shows_each_stage_on_stderr_and_the_answer_on_stdout(tmp_path):
+    """The progress lines come from the stage events' typed fields: the plan, each task's model and why, each
+    task's outcome and files."""
+    img = Image.new("RGB", (96, 96), "white")
+    ImageDraw.Draw(img).rectangle([24, 24, 72, 72], fill="black")
+    img.save(tmp_path / "square.png")
+    proc = hugginggpt("run", "Give me the canny edge map of square.png", "--planner", "retrieval", "--responder",
+                      "template", cwd=tmp_path, home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stderr
+    said = "".join(proc.stderr.split())  # rich wraps long lines, a long path inside itself
+    assert "plan(retrieval):0:canny-control" in said
+    assert "modelfortask0:opencv-canny(onlyonemodelavailable)" in said
+    edges = str(tmp_path / "outputs")
+    assert re.search(rf"task0canny-control:okin\d+\.\d\ds{re.escape(edges)}/\S+?\.png", said), said
+    assert proc.stdout.startswith("Canny edge map written to " + edges)
 
 
 def test_missing_file_is_reported_not_crashed(tmp_path):

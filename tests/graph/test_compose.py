@@ -55,11 +55,14 @@ def test_updates_come_per_node_and_custom_events_match_the_runnables_stream(agen
     assert updates == ["plan", "select", "execute", "respond"]
     events = [chunk for mode, chunk in chunks if mode == "custom"]
     runnable = list(agent.stream(EDGES_REQUEST))
-    assert [e["kind"] for e in events] == [e.kind for e in runnable] == [
+    assert [e.kind for e in events] == [e.kind for e in runnable] == [
         "plan", "selection", "task", "answer_chunk", "answer", "result"]
-    task = next(e["data"] for e in events if e["kind"] == "task")
-    assert task["status"] == "ok" and task["model_id"] == "opencv-canny"
-    assert events[-1]["data"]["answer"] == graph.get_state(thread("s")).values["messages"][-1].content
+    task = next(e.task for e in events if e.kind == "task")
+    assert task.status == "ok" and task.model_id == "opencv-canny"
+    assert events[-1].result.answer == graph.get_state(thread("s")).values["messages"][-1].content
+    # on the wire (LangGraph Server, server-sent events) an event is {"kind", "data"}, and reads back the same
+    assert events[2].model_dump(mode="json") == {"kind": "task", "data": task.model_dump(mode="json")}
+    assert [type(e).model_validate(e.model_dump(mode="json")) for e in events] == events
 
 
 async def test_astream_custom_events_per_task(agent, workspace):
@@ -67,10 +70,9 @@ async def test_astream_custom_events_per_task(agent, workspace):
     graph = build_graph(agent)
     request = "Detect the objects in street.jpg and read the result aloud"
     events = [e async for e in graph.astream({"messages": [("user", request)]}, stream_mode="custom")]
-    tasks = [e["data"] for e in events if e["kind"] == "task"]
-    assert [(t["task_id"], t["task"], t["status"]) for t in tasks] == [
-        (0, "object-detection", "ok"), (1, "text-to-speech", "ok")]
-    assert tasks[1]["args"]["text"] == tasks[0]["output"]["text"]  # read aloud: what task 0 found
+    tasks = [e.task for e in events if e.kind == "task"]
+    assert [(t.task_id, t.task, t.status) for t in tasks] == [(0, "object-detection", "ok"), (1, "text-to-speech", "ok")]
+    assert tasks[1].args["text"] == tasks[0].output["text"]  # read aloud: what task 0 found
 
 
 class ScriptedToolCaller(GenericFakeChatModel):
@@ -155,3 +157,28 @@ def test_a_file_sent_inline_that_is_not_media_is_refused_by_name(agent, saver, w
         with pytest.raises(ValueError, match=problem):
             app.invoke({"messages": [message]}, thread("bad-inline"))
     assert not (workspace.root / "uploads").exists() or not list((workspace.root / "uploads").iterdir())
+
+
+async def test_the_runnable_inside_a_graph_node_keeps_no_state_in_the_parents_thread(agent, sqlite_file):
+    """HuggingGPT runs its graph without a checkpointer, also when a node of another graph calls it with that
+    graph's config (LangGraph would otherwise give the nested graph the parent's checkpointer): the parent's
+    thread holds the parent's state alone, and the call still streams its stage events to the caller."""
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    async def ask(state: MessagesState, config) -> dict:
+        kinds = [event.kind async for event in agent.astream(state["messages"][-1].content, config)]
+        assert kinds[0] == "plan" and kinds[-1] == "result"
+        result = await agent.ainvoke(state["messages"][-1].content, config)
+        return {"messages": [AIMessage(result.answer, name="asked")]}
+
+    parent = StateGraph(MessagesState)
+    parent.add_node("ask", ask)
+    parent.add_edge(START, "ask")
+    async with AsyncSqliteSaver.from_conn_string(str(sqlite_file)) as saver:
+        state = await parent.compile(checkpointer=saver).ainvoke({"messages": [("user", EDGES_REQUEST)]},
+                                                                 thread("nested"))
+    assert state["messages"][-1].name == "asked" and state["messages"][-1].content.startswith("Canny edge map")
+    with sqlite3.connect(sqlite_file) as db:
+        assert {ns for (ns,) in db.execute("SELECT DISTINCT checkpoint_ns FROM checkpoints")} == {""}
