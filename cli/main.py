@@ -63,7 +63,7 @@ def _show_event(event: StageEvent) -> None:
     elif event.kind == "task" and (task := event.task) is not None:
         status = {"ok": "[green]ok[/]", "error": "[red]error[/]", "skipped": "[yellow]skipped[/]"}[task.status]
         took = (task.ended_at - task.started_at) if task.ended_at and task.started_at else 0
-        detail = task.error or ", ".join(task.files) or ((task.output or {}).get("text") or "")[:120]
+        detail = task.error or ", ".join(task.files) or ((task.output.text if task.output else None) or "")[:120]
         err.print(f"[bold]task[/] {task.task_id} {task.task}: {status} in {took:.2f}s {detail}")
     elif event.kind == "error":
         err.print(f"[red]error[/]: {event.error}")
