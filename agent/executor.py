@@ -20,7 +20,8 @@ from typing import Any, Awaitable, Callable
 from langchain_core.runnables import RunnableConfig
 
 from langchain_hugginggpt.core.errors import HuggingGPTError
-from langchain_hugginggpt.core.schema import REFERENCE_RE, Plan, Selection, Task, TaskResult, references_in
+from langchain_hugginggpt.core.schema import (
+    REFERENCE_RE, ExpertOutput, Plan, Selection, Task, TaskResult, references_in)
 from langchain_hugginggpt.core.workspace import Workspace
 from langchain_hugginggpt.tools.expert_tool import ExpertTool
 from langchain_hugginggpt.core.tasks import TASKS
@@ -42,10 +43,10 @@ class UnresolvedReference(HuggingGPTError, ValueError):
 
 def text_of(result: TaskResult) -> str:
     """The text a task contributes when another task references it in a text slot."""
-    output = result.output or {}
-    if output.get("text"):
-        return str(output["text"])
-    return json.dumps(output.get("result"), ensure_ascii=False, default=str)
+    output = result.output
+    if output is not None and output.text:
+        return output.text
+    return json.dumps(output.result if output is not None else None, ensure_ascii=False, default=str)
 
 
 def resolve_args(task: Task, results: dict[int, TaskResult]) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def resolve_args(task: Task, results: dict[int, TaskResult]) -> dict[str, Any]:
             resolved[slot] = REFERENCE_RE.sub(lambda m: text_of(results[int(m.group(1))]), value)
             continue
         source = results[references_in(value)[0]]
-        path = (source.output or {}).get(kind)
+        path = getattr(source.output, kind, None) if source.output is not None else None
         if not path:
             raise UnresolvedReference(f"slot {slot!r} refers to task {source.task_id} ({source.task}), "
                                       f"which produced no {kind}")
@@ -128,9 +129,9 @@ class TaskExecutor:
         workspace = self.workspace.for_task()
         tool = ExpertTool.for_task(task.task, model=model_id, workspace=workspace, engines=self.engines)
 
-        def work() -> dict[str, Any]:
+        def work() -> ExpertOutput:
             try:
-                return tool.run_expert(args, config).model_dump()
+                return tool.run_expert(args, config)
             finally:
                 workspace.task_files.end()
 
@@ -148,9 +149,9 @@ class TaskExecutor:
         except Exception as exc:  # every failure becomes a result, never a lost run
             return TaskResult(**base, args=args, status="error", started_at=started, ended_at=time.time(),
                               error=str(exc) or type(exc).__name__)
-        base["model_id"] = output.get("model") or model_id
-        return TaskResult(**base, args=args, status="ok", output=output, files=list(output.get("files") or []),
-                          served_by=output.get("served_by"), started_at=started, ended_at=time.time())
+        base["model_id"] = output.model or model_id
+        return TaskResult(**base, args=args, status="ok", output=output, files=list(output.files),
+                          served_by=output.served_by, started_at=started, ended_at=time.time())
 
 
 def _model_of(selections: dict[int, Selection], task_id: int) -> str | None:

@@ -16,7 +16,7 @@ def progress_line(event: StageEvent) -> str | None:
         return "".join(f"Model for task {k}: {s.model_id or '-'} ({s.reason})\n"
                        for k, s in (event.selections or {}).items())
     if event.kind == "task" and (task := event.task) is not None:
-        detail = task.error or ((task.output or {}).get("text") or "")[:200]
+        detail = task.error or ((task.output.text if task.output else None) or "")[:200]
         return f"Task {task.task_id} {task.task}: {task.status}{': ' + detail if detail else ''}\n"
     if event.kind == "error":
         return f"Error: {event.error}\n"

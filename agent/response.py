@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from langchain_hugginggpt.core.schema import HuggingGPTResult, TaskResult
+from langchain_hugginggpt.core.schema import ExpertOutput, HuggingGPTResult, TaskResult
 from langchain_hugginggpt.prompts import render
 
 MAX_RESULT_CHARS = 1500
@@ -24,12 +24,12 @@ def _compact(result: TaskResult) -> dict[str, Any]:
     """What the LLM sees of a task's result: the useful part, bounded in size."""
     if not result.ok:
         return {"task": result.task, "status": result.status, "error": result.error}
-    output = result.output or {}
-    shown = {k: output.get(k) for k in ("text", "image", "audio", "video") if output.get(k)}
-    raw = json.dumps(output.get("result"), ensure_ascii=False, default=str)
+    output = result.output or ExpertOutput(model=result.model_id or "")
+    shown: dict[str, Any] = {k: getattr(output, k) for k in ("text", "image", "audio", "video") if getattr(output, k)}
+    raw = json.dumps(output.result, ensure_ascii=False, default=str)
     shown["result"] = raw if len(raw) <= MAX_RESULT_CHARS else raw[:MAX_RESULT_CHARS] + "..."
-    if output.get("stand_in"):
-        shown["stand_in"] = output.get("note") or "a heuristic stood in for a missing model"
+    if output.stand_in:
+        shown["stand_in"] = output.note or "a heuristic stood in for a missing model"
     return {"task": result.task, "model": result.model_id, **shown}
 
 
@@ -52,9 +52,8 @@ def process_summary(result: HuggingGPTResult) -> str:
         selection = result.selections.get(task_id)
         why = f" ({selection.reason})" if selection and selection.reason else ""
         if r.ok:
-            output = r.output or {}
-            text = (output.get("text") or "").strip()
-            stand_in = " [stand-in heuristic, not a model]" if output.get("stand_in") else ""
+            text = ((r.output.text if r.output else None) or "").strip()
+            stand_in = " [stand-in heuristic, not a model]" if r.output and r.output.stand_in else ""
             lines.append(f"- Task {task_id}, {r.task}: I used {r.model_id}{why}{stand_in}."
                          + (f" Result: {text[:300]}" if text else ""))
         else:
@@ -70,7 +69,7 @@ def direct_answer(result: HuggingGPTResult) -> str:
         return "I could not do this: no task produced a result."
     lines: list[str] = []
     for _, r in sorted(result.results.items()):
-        text = ((r.output or {}).get("text") or "").strip() if r.ok else ""
+        text = (r.output.text or "").strip() if r.ok and r.output else ""
         if text and text not in lines:
             lines.append(text)
     return "\n".join(lines) if lines else "Done: the results are below."

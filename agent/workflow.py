@@ -18,7 +18,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from langchain_hugginggpt.agent.stages import NAME, HuggingGPTState, Stages, after_approval, after_plan
 from langchain_hugginggpt.agent.sync import run_sync
-from langchain_hugginggpt.core.schema import Candidate, Selection, Task, TaskResult
+from langchain_hugginggpt.core.schema import Candidate, ExpertOutput, Selection, Task, TaskResult
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def state_allowlist() -> list[tuple[str, str]]:
     """`(module, class)` of the state's pydantic types, as LangGraph's msgpack allowlists take them."""
-    return [(cls.__module__, cls.__name__) for cls in (Task, Selection, Candidate, TaskResult)]
+    return [(cls.__module__, cls.__name__) for cls in (Task, Selection, Candidate, TaskResult, ExpertOutput)]
 
 
 def checkpoint_serde() -> JsonPlusSerializer:

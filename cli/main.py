@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib
 import json
 import os
 import sys
@@ -24,11 +23,6 @@ from langchain_hugginggpt.core.arguments import folder, positive_int, positive_n
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.core.schema import StageEvent
-
-# Subcommand groups contributed by other packages, imported lazily.
-PLUGINS = ("langchain_hugginggpt.cli.models", "langchain_hugginggpt.cli.eval",
-           "langchain_hugginggpt.cli.serve", "langchain_hugginggpt.cli.experts",
-           "langchain_hugginggpt.planning.training", "langchain_hugginggpt.cli.mcp")
 
 err = Console(stderr=True, highlight=False)
 
@@ -63,7 +57,7 @@ def _show_event(event: StageEvent) -> None:
     elif event.kind == "task" and (task := event.task) is not None:
         status = {"ok": "[green]ok[/]", "error": "[red]error[/]", "skipped": "[yellow]skipped[/]"}[task.status]
         took = (task.ended_at - task.started_at) if task.ended_at and task.started_at else 0
-        detail = task.error or ", ".join(task.files) or ((task.output or {}).get("text") or "")[:120]
+        detail = task.error or ", ".join(task.files) or ((task.output.text if task.output else None) or "")[:120]
         err.print(f"[bold]task[/] {task.task_id} {task.task}: {status} in {took:.2f}s {detail}")
     elif event.kind == "error":
         err.print(f"[red]error[/]: {event.error}")
@@ -275,14 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     replay.set_defaults(workspace=None)  # default: the run's own workspace (cmd_replay)
     replay.set_defaults(func=cmd_replay)
-    for module in PLUGINS:
-        try:
-            plugin = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name and module.startswith(exc.name):
-                continue  # that package is not there yet
-            raise
-        plugin.add_commands(sub)
+    # The other groups, each a module with `add_commands` (the trainer's is in planning/): imported here, when the
+    # parser is built, so `import langchain_hugginggpt.cli.main` stays cheap.
+    from langchain_hugginggpt.cli import eval as taskbench, experts, mcp, models, serve
+    from langchain_hugginggpt.planning import training
+
+    for group in (models, taskbench, serve, experts, training, mcp):
+        group.add_commands(sub)
     return parser
 
 

@@ -167,6 +167,28 @@ class Selection(BaseModel):
 TaskStatus = Literal["ok", "error", "skipped"]
 
 
+class ExpertOutput(BaseModel):
+    """A task's result: the transformers-pipeline-shaped `result`, plus the
+    resources a later task can reference as `<resource>-N`."""
+
+    model: str
+    result: Any = None
+    text: str | None = Field(None, description="Text this task produced (a caption, a transcript, a label summary).")
+    image: str | None = Field(None, description="Path of the image this task wrote.")
+    audio: str | None = Field(None, description="Path of the audio file this task wrote.")
+    video: str | None = Field(None, description="Path of the video this task wrote.")
+    files: list[str] = Field(default_factory=list)
+    stand_in: bool = Field(False, description="True when a heuristic stood in for a missing model.")
+    note: str | None = None
+    served_by: dict[str, Any] | None = Field(
+        None, description="Where a remote expert ran: its Ray Serve deployment and replica; None when local.")
+
+    def model_post_init(self, __context: Any) -> None:
+        for path in (self.image, self.audio, self.video):
+            if path and path not in self.files:
+                self.files.append(path)
+
+
 class TaskResult(BaseModel):
     """What running one task produced, or why it did not."""
 
@@ -175,7 +197,7 @@ class TaskResult(BaseModel):
     status: TaskStatus
     model_id: str | None = None
     args: dict[str, Any] = Field(default_factory=dict, description="Arguments after references were resolved.")
-    output: dict[str, Any] | None = None
+    output: ExpertOutput | None = None
     files: list[str] = Field(default_factory=list)
     error: str | None = None
     served_by: dict[str, Any] | None = Field(

@@ -161,7 +161,7 @@ async def results(request: Request, body: MessagesRequest) -> dict[str, Any]:
         reply[str(task.id)] = {
             "task": {**task.model_dump(), "args": result.args if result and result.args else task.args},
             "choose model result": {"id": selection.model_id, "reason": selection.reason} if selection else "",
-            "inference result": (result.output if result.ok else {"error": result.error}) if result else {},
+            "inference result": (result.output.model_dump() if result.ok and result.output else {"error": result.error}) if result else {},
             "status": result.status if result else "skipped",
             "files": _media(request, result.files) if result else [],
         }

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from langchain_core.tools import ToolException
-from pydantic import BaseModel, Field
 
 from langchain_hugginggpt.core.errors import HuggingGPTError
+from langchain_hugginggpt.core.schema import ExpertOutput  # noqa: F401 (what engines return; importable from here)
 from langchain_hugginggpt.core.tasks import TASKS
 from langchain_hugginggpt.core.workspace import Workspace
 
@@ -30,28 +30,6 @@ def module_installed(name: str) -> bool:
 
 class ExpertError(HuggingGPTError, ToolException):
     """A task could not run; the message names the task, the model and the cause."""
-
-
-class ExpertOutput(BaseModel):
-    """A task's result: the transformers-pipeline-shaped `result`, plus the
-    resources a later task can reference as `<resource>-N`."""
-
-    model: str
-    result: Any = None
-    text: str | None = Field(None, description="Text this task produced (a caption, a transcript, a label summary).")
-    image: str | None = Field(None, description="Path of the image this task wrote.")
-    audio: str | None = Field(None, description="Path of the audio file this task wrote.")
-    video: str | None = Field(None, description="Path of the video this task wrote.")
-    files: list[str] = Field(default_factory=list)
-    stand_in: bool = Field(False, description="True when a heuristic stood in for a missing model.")
-    note: str | None = None
-    served_by: dict[str, Any] | None = Field(
-        None, description="Where a remote expert ran: its Ray Serve deployment and replica; None when local.")
-
-    def model_post_init(self, __context: Any) -> None:
-        for path in (self.image, self.audio, self.video):
-            if path and path not in self.files:
-                self.files.append(path)
 
 
 class Engine(ABC):

@@ -204,10 +204,9 @@ class HuggingGPTMCP(FastMCP):
 
 def _task_text(result: TaskResult) -> str:
     """The task's text (its JSON result where it wrote none), and what ran it."""
-    output = result.output or {}
     lines = [text_of(result), f"(model: {result.model_id})"]
-    if output.get("stand_in"):
-        lines.append(f"Stand-in, not a model: {output.get('note') or 'a heuristic'}")
+    if result.output and result.output.stand_in:
+        lines.append(f"Stand-in, not a model: {result.output.note or 'a heuristic'}")
     if result.served_by:
         lines.append(f"Served by: {result.served_by}")
     return "\n".join(lines)

@@ -45,8 +45,8 @@ def test_invoke_runs_all_four_stages(test_engines, workspace, tmp_path, monkeypa
     assert result.selections[0].reason == "only one model available"
     assert result.selections[2].model_id == "test/slow-upper" and result.selections[2].reason == "it uppercases"
     assert [c.id for c in result.selections[2].candidates] == ["test/slow-upper", "test/other"]
-    assert result.results[2].output["text"] == "SIZE 64X48"
-    gray = result.results[0].output["image"]
+    assert result.results[2].output.text == "SIZE 64X48"
+    gray = result.results[0].output.image
     assert result.answer.startswith("The image is 64x48.") and gray in result.answer  # file path always named
     assert set(result.timings) >= {"planning", "selection", "execution", "response", "total"}
     assert [stage for stage, _ in llm.calls] == ["plan", "select", "respond"]
@@ -54,7 +54,7 @@ def test_invoke_runs_all_four_stages(test_engines, workspace, tmp_path, monkeypa
 
 def test_agent_composes_in_lcel_and_batches(test_engines, workspace, tmp_path, monkeypatch):
     agent, _ = make_agent(workspace, tmp_path, monkeypatch)
-    chain = RunnableLambda(lambda q: {"request": q}) | agent | RunnableLambda(lambda r: r.results[1].output["text"])
+    chain = RunnableLambda(lambda q: {"request": q}) | agent | RunnableLambda(lambda r: r.results[1].output.text)
     assert chain.invoke("size of red.png after graying") == "64x48"
     assert chain.batch(["one", "two"]) == ["64x48", "64x48"]
 
@@ -168,8 +168,8 @@ def test_every_run_is_logged_and_replayable(test_engines, workspace, tmp_path, m
     runs = list(read_runs())
     assert len(runs) == 1 and runs[0]["request"] == "gray it" and runs[0]["llm"] == "ScriptedChat"
     replayed = asyncio.run(areplay(runs[0], agent))
-    assert replayed.results[2].output["text"] == first.results[2].output["text"]
-    assert replayed.results[0].output["image"] != first.results[0].output["image"]  # new unique file
+    assert replayed.results[2].output.text == first.results[2].output.text
+    assert replayed.results[0].output.image != first.results[0].output.image  # new unique file
 
 
 def test_input_schema_is_exposed(workspace):

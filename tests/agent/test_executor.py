@@ -25,11 +25,11 @@ def test_references_resolve_to_earlier_outputs(test_engines, workspace):
         {"task": "text2text-generation", "id": 2, "dep": [1], "args": {"text": "size is <resource>-1"}},
     ], selections(t0="test/grayscale", t1="test/image-size", t2="test/slow-upper"), workspace)
     assert [r.status for r in results.values()] == ["ok", "ok", "ok"]
-    gray = Path(results[0].output["image"])
+    gray = Path(results[0].output.image)
     assert gray.parent == workspace.outputs and Image.open(gray).mode == "L"
     assert results[1].args["image"] == str(gray)
     assert results[2].args["text"] == "size is 64x48"
-    assert results[2].output["text"] == "SIZE IS 64X48"
+    assert results[2].output.text == "SIZE IS 64X48"
 
 
 def test_independent_tasks_overlap_in_time(test_engines, workspace):
@@ -62,7 +62,7 @@ def test_failure_skips_dependents_and_independent_tasks_finish(test_engines, wor
     assert results[0].status == "error" and "broken on purpose" in results[0].error
     assert results[1].status == "skipped" and "task 0 error" in results[1].error
     assert results[3].status == "skipped" and "task 1 skipped" in results[3].error
-    assert results[2].status == "ok" and results[2].output["text"] == "64x48"
+    assert results[2].status == "ok" and results[2].output.text == "64x48"
 
 
 def test_timeout_is_an_error_result(test_engines, workspace):

@@ -41,18 +41,18 @@ def test_every_task_ran_with_the_model_that_fits(result):
     assert models["object-detection"] == "centernet-mobilenetv3-coco"
     assert models["image-to-text"] == "detection+classification-caption"  # not OCR, which reads text
     caption = result.results[result.plan[1].id].output
-    assert caption["stand_in"] is True and "not a captioning model" in caption["note"]
+    assert caption.stand_in is True and "not a captioning model" in caption.note
 
 
 def test_answer_has_the_objects_the_description_and_the_speech(result):
     detect, describe, speak = (result.results[t.id] for t in result.plan)
-    labels = {d["label"] for d in detect.output["result"]}
+    labels = {d["label"] for d in detect.output.result}
     assert {"person", "cat", "motorcycle"} <= labels
-    description = describe.output["text"]
+    description = describe.output.text
     assert all(label in description for label in labels)
     assert description in result.answer
     assert all(label in result.answer for label in labels)
-    wav = Path(speak.output["audio"])
+    wav = Path(speak.output.audio)
     assert wav.suffix == ".wav" and wav.is_file() and str(wav) in result.answer
     with wave.open(str(wav)) as audio:
         seconds = audio.getnframes() / audio.getframerate()

@@ -67,7 +67,7 @@ def test_a_model_with_no_deployment_is_an_error_unless_local_fallback_is_allowed
     allowed = RemoteExperts(HttpTransport(experts_cluster.url), fallback_local=True)
     results = asyncio.run(TaskExecutor(workspace, engines=allowed).arun(plan, selections))
     assert results[0].ok and results[0].served_by is None  # ran here, with the packaged Apertium
-    assert results[0].output["text"] and results[0].output["text"] != "Good morning, my friend."
+    assert results[0].output.text and results[0].output.text != "Good morning, my friend."
     assert results[1].served_by["deployment"] == "summarization--sumy-lexrank"
 
     results = asyncio.run(TaskExecutor(workspace, engines=experts).arun(plan, selections))

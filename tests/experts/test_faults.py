@@ -52,13 +52,13 @@ def test_independent_tasks_overlap_on_different_replicas(experts, workspace):
     results = run_plan(plan, experts, workspace)
     assert all(r.ok for r in results.values()), {i: r.error for i, r in results.items()}
     left, right = results[0], results[1]
-    assert left.output["result"]["generated_text"] == "LEFT" and right.output["result"]["generated_text"] == "RIGHT"
+    assert left.output.result["generated_text"] == "LEFT" and right.output.result["generated_text"] == "RIGHT"
     # One task at a time per replica (max_ongoing_requests=1): they ran side by side on the two replicas.
     assert {left.served_by["replica"], right.served_by["replica"]} == replica_actors(SLOW)
     assert left.started_at < right.ended_at and right.started_at < left.ended_at
     # The written file came back and its worker path was replaced everywhere.
     written = left.files[0]
-    assert open(written).read() == "LEFT" and left.output["result"]["file"] == written and written in left.output["text"]
+    assert open(written).read() == "LEFT" and left.output.result["file"] == written and written in left.output.text
 
 
 def test_a_replica_killed_mid_task_is_replaced_and_the_task_retried(experts, experts_cluster, workspace):
@@ -76,9 +76,9 @@ def test_a_replica_killed_mid_task_is_replaced_and_the_task_retried(experts, exp
 
     assert all(r.ok for r in results.values()), {i: r.error for i, r in results.items()}
     retried = results[0]
-    assert retried.output["result"]["generated_text"] == text.upper()
+    assert retried.output.result["generated_text"] == text.upper()
     assert retried.served_by["deployment"] == SLOW and retried.served_by["replica"] != killed
-    assert results[2].output["audio"]  # the independent branch finished too
+    assert results[2].output.audio  # the independent branch finished too
     # Ray notices the death (the handle may have seen it first) and starts a replacement.
     replaced = wait_until(lambda: killed not in replica_actors(SLOW) and len(replica_actors(SLOW)) == 2)
     assert replaced, replica_actors(SLOW)

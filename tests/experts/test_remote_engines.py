@@ -51,21 +51,21 @@ def test_a_plan_runs_on_the_deployments_and_its_files_land_in_the_workspace(expe
     detection, summary, speech = results[0], results[1], results[2]
     assert detection.served_by["deployment"] == "object-detection--centernet-mobilenetv3-coco"
     assert detection.served_by["replica"] and detection.served_by["app"] == "hugginggpt-experts"
-    labels = {d["label"] for d in detection.output["result"]}
+    labels = {d["label"] for d in detection.output.result}
     assert "car" in labels or "person" in labels
     # The annotated image came back as bytes into the controller's workspace; no worker path is left.
-    drawn = Path(detection.output["image"])
+    drawn = Path(detection.output.image)
     assert drawn.parent == workspace.outputs and drawn.is_file() and drawn.stat().st_size > 1000
     assert detection.files == [str(drawn)]
 
     assert summary.served_by["deployment"] == "summarization--sumy-lexrank"
-    assert summary.output["text"][:40] in TEXT  # LexRank picks sentences of the text
+    assert summary.output.text[:40] in TEXT  # LexRank picks sentences of the text
 
-    audio = Path(speech.output["audio"])
+    audio = Path(speech.output.audio)
     assert audio.parent == workspace.outputs and speech.served_by["deployment"] == "text-to-speech--flite_cmu_us_slt"
     with wave.open(str(audio)) as wav:
         assert wav.getnframes() / wav.getframerate() > 1.0
-    assert str(audio.name) in speech.output["text"]
+    assert str(audio.name) in speech.output.text
 
 
 def test_hugginggpt_with_experts_runs_its_plan_on_them(experts_cluster, workspace):

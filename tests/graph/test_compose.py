@@ -72,7 +72,7 @@ async def test_astream_custom_events_per_task(agent, workspace):
     events = [e async for e in graph.astream({"messages": [("user", request)]}, stream_mode="custom")]
     tasks = [e.task for e in events if e.kind == "task"]
     assert [(t.task_id, t.task, t.status) for t in tasks] == [(0, "object-detection", "ok"), (1, "text-to-speech", "ok")]
-    assert tasks[1].args["text"] == tasks[0].output["text"]  # read aloud: what task 0 found
+    assert tasks[1].args["text"] == tasks[0].output.text  # read aloud: what task 0 found
 
 
 class ScriptedToolCaller(GenericFakeChatModel):

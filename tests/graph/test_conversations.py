@@ -29,8 +29,8 @@ def test_invoke_answers_as_the_runnable_does(agent, saver, workspace, home):
     assert state["plan"] == runnable.plan and [t.task for t in state["plan"]] == ["object-detection"]
     assert state["selections"][0].model_id == runnable.selections[0].model_id == "centernet-mobilenetv3-coco"
     detected = state["results"][0]
-    assert detected.ok and detected.output["text"] == runnable.results[0].output["text"]
-    assert "person" in detected.output["text"]
+    assert detected.ok and detected.output.text == runnable.results[0].output.text
+    assert "person" in detected.output.text
     # The same template answer, but for the name of the file each run wrote.
     assert answer.content.replace(detected.files[0], "FILE") == runnable.answer.replace(runnable.files[0], "FILE")
     assert answer.response_metadata["files"] == detected.files and answer.response_metadata["planner"] == runnable.planner

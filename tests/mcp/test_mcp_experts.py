@@ -132,7 +132,7 @@ def test_a_tool_of_an_http_mcp_server_with_a_key(http_server, tmp_path, monkeypa
             registry.unregister(engine.task, engine.model_id)
         CONNECTIONS.close()
     assert done[0].status == "ok", done[0].error
-    assert done[0].output["text"].startswith("1 motorcycle, 1 cat, 1 person")
+    assert done[0].output.text.startswith("1 motorcycle, 1 cat, 1 person")
     assert done[0].served_by == {"mcp_server": "box", "tool": "object_detection"}
     [drawn] = done[0].files
     assert Path(drawn).parent == here / "outputs" and Image.open(drawn).size == Image.open(STREET).size
