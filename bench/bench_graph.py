@@ -2,10 +2,10 @@
 
     python bench/bench_graph.py [--runs 20] [--turns 5] [--write docs/benchmarks.md]
 
-Both fronts run the README's main request on the embedded defaults (the same stage methods, the same
-models). A request's wall time minus the time its stages measured themselves is what the front adds
-(for the Runnable: tracing, the result; for the graph also LangGraph's steps and, with a checkpointer, a
-checkpoint per step); the medians of that over `--runs` requests, interleaved, compare the fronts without
+Both fronts run the README's main request on the embedded defaults: the same graph of the same stage nodes
+(agent/stages.py), the Runnable without a checkpointer and `build_graph(agent)` with the caller's. A request's
+wall time minus the time its stages measured themselves is what the front adds (LangGraph's steps, tracing,
+the result, and with a checkpointer a checkpoint per step); the medians of that over `--runs` requests, interleaved, compare the fronts without
 the noise of the models' own run times. Then one thread of `--turns` turns on the SQLite checkpointer
 `hugginggpt chat` and the server use: the bytes each turn adds (checkpoints, their metadata, and the
 pending writes), and the file's growth.

@@ -4,8 +4,8 @@
     hugginggpt chat                                   multi-turn REPL
     hugginggpt tasks [--json]                         tasks and the models that can run them here
     hugginggpt logs [--last N] / replay RUN_ID        inspect and replay logged runs
-Other packages add their own groups (`models`, `eval`, `serve`) through an
-`add_commands(subparsers)` function in their `cli.py`.
+The other groups (`models`, `eval`, `serve`, `experts`, `mcp`, `train`) are modules with an
+`add_commands(subparsers)` function; the flags they share with these are in options.py.
 """
 
 from __future__ import annotations
@@ -19,29 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from langchain_hugginggpt.core.arguments import folder, positive_int, positive_number
+from langchain_hugginggpt.cli.options import add_agent_options, build_agent
+from langchain_hugginggpt.core.arguments import positive_int
 
 if TYPE_CHECKING:
     from langchain_hugginggpt.core.schema import StageEvent
 
 err = Console(stderr=True, highlight=False)
-
-
-def _agent(args: argparse.Namespace) -> Any:
-    from langchain_hugginggpt.agent.hugginggpt import HuggingGPT
-    from langchain_hugginggpt.core.workspace import Workspace
-
-    options: dict[str, Any] = {"workspace": Workspace(args.workspace, urls=url_policy(args)), "planner": args.planner}
-    if args.responder:
-        options["responder"] = args.responder
-    if args.no_log:
-        options["log_runs"] = False
-    if getattr(args, "catalog", False):
-        from langchain_hugginggpt.retriever import CatalogCandidates
-
-        options["candidate_source"] = CatalogCandidates()
-    options.update(experts_options(args))
-    return HuggingGPT.from_preset(args.llm, **options)
 
 
 def _show_event(event: StageEvent) -> None:
@@ -64,7 +48,7 @@ def _show_event(event: StageEvent) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    agent = _agent(args)
+    agent = build_agent(args)
     result = None
     for event in agent.stream({"request": args.request}):
         if event.kind == "result":
@@ -97,7 +81,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from langchain_hugginggpt.core.schema import request_problem
 
     checkpointer = sqlite_checkpointer(args.checkpoints)
-    graph = build_graph(_agent(args), checkpointer=checkpointer)
+    graph = build_graph(build_agent(args), checkpointer=checkpointer)
     thread = args.thread or uuid.uuid4().hex[:12]
     config = {"configurable": {"thread_id": thread}}
     earlier = graph.get_state(config).values.get("messages") or []
@@ -189,55 +173,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.workspace is None:  # the folder the run read its inputs in, where it still exists
         logged = record.get("workspace")
         args.workspace = logged if logged and os.path.isdir(logged) else "."
-    result = asyncio.run(areplay(record, _agent(args)))
+    result = asyncio.run(areplay(record, build_agent(args)))
     print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) if args.json else result.answer)
     return 1 if result.error or _every_task_failed(result) else 0
-
-
-def add_url_options(parser: argparse.ArgumentParser) -> None:
-    """The URL-input flags, shared by `run`, `chat`, `replay` and `serve`."""
-    parser.add_argument("--allow-url-host", action="append", default=[], metavar="HOST",
-                        help="let URL inputs reach this internal host (name, IP or network such as 10.0.0.0/8; "
-                             "repeatable). Others must resolve to public addresses only")
-    parser.add_argument("--no-url-inputs", action="store_true", help="refuse URL inputs: files must be in the workspace")
-    parser.add_argument("--max-download-mb", type=positive_number, default=50.0, help="largest URL input (default: 50)")
-
-
-def add_experts_options(parser: argparse.ArgumentParser) -> None:
-    """`--experts`, shared by `run`, `chat`, `replay` and `serve`."""
-    parser.add_argument("--experts", default=os.environ.get("HUGGINGGPT_EXPERTS"), metavar="URL",
-                        help="run tasks on the experts of `hugginggpt experts serve` at this URL ('ray' inside the "
-                             "Ray cluster; default: $HUGGINGGPT_EXPERTS, else every model runs in this process)")
-    parser.add_argument("--local-fallback", action="store_true",
-                        help="with --experts: run a task here when its model's deployment is missing or unhealthy")
-
-
-def experts_options(args: argparse.Namespace) -> dict[str, Any]:
-    if not getattr(args, "experts", None):
-        return {}
-    from langchain_hugginggpt.experts.client import RemoteExperts
-
-    return {"experts": RemoteExperts(args.experts, fallback_local=args.local_fallback)}
-
-
-def url_policy(args: argparse.Namespace) -> Any:
-    from langchain_hugginggpt.core.downloads import UrlPolicy
-
-    return UrlPolicy(enabled=not args.no_url_inputs, allow_hosts=tuple(args.allow_url_host),
-                     max_bytes=int(args.max_download_mb * 2**20))
-
-
-def _agent_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--llm", default=os.environ.get("HUGGINGGPT_LLM"),
-                        help="controller preset: local (default), openai:MODEL, hf:REPO_ID, hf-endpoint:REPO_ID")
-    parser.add_argument("--planner", choices=["auto", "learned", "retrieval", "llm"], default="auto")
-    parser.add_argument("--responder", choices=["llm", "template"], default=None)
-    parser.add_argument("--workspace", type=folder, default=".", help="folder that inputs resolve in (default: current)")
-    parser.add_argument("--catalog", action="store_true", help="pick candidates from the FAISS model catalog")
-    add_experts_options(parser)
-    add_url_options(parser)
-    parser.add_argument("--no-log", action="store_true", help="do not append this run to the run log")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -245,11 +183,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="answer one request")
     run.add_argument("request")
-    _agent_options(run)
+    add_agent_options(run)
     run.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     run.set_defaults(func=cmd_run)
     chat = sub.add_parser("chat", help="multi-turn chat")
-    _agent_options(chat)
+    add_agent_options(chat)
     chat.add_argument("--thread", help="continue this conversation (its id is shown when a chat starts)")
     chat.add_argument("--checkpoints", default=None,
                       help="SQLite file that keeps conversations (default: checkpoints.sqlite3 in the data folder)")
@@ -265,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     logs.set_defaults(func=cmd_logs)
     replay = sub.add_parser("replay", help="run a logged plan again with its logged models")
     replay.add_argument("run_id")
-    _agent_options(replay)
+    add_agent_options(replay)
     replay.add_argument("--json", action="store_true", help="print the full result as one JSON object")
     replay.set_defaults(workspace=None)  # default: the run's own workspace (cmd_replay)
     replay.set_defaults(func=cmd_replay)

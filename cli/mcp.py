@@ -13,11 +13,11 @@ logger = logging.getLogger(__name__)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from langchain_hugginggpt.cli.main import _agent
+    from langchain_hugginggpt.cli.options import build_agent
     from langchain_hugginggpt.server.mcp.server import HuggingGPTMCP
     from langchain_hugginggpt.core.paths import data_dir
 
-    server = HuggingGPTMCP(_agent(args), private=[data_dir()], host=args.host, port=args.port)
+    server = HuggingGPTMCP(build_agent(args), private=[data_dir()], host=args.host, port=args.port)
     if args.transport == "stdio":
         server.run("stdio")
         return 0
@@ -39,10 +39,10 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    from langchain_hugginggpt.cli.main import _agent_options
+    from langchain_hugginggpt.cli.options import add_agent_options
 
     mcp = subparsers.add_parser("mcp", help="serve the experts and the whole pipeline as MCP tools")
-    _agent_options(mcp)
+    add_agent_options(mcp)
     mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio",
                      help="stdio (default: an MCP client starts this command) or streamable HTTP at /mcp")
     mcp.add_argument("--host", default="127.0.0.1", help="with --transport http: interface to listen on")

@@ -13,7 +13,7 @@ from langchain_hugginggpt.core.arguments import folder_to_use, port, positive_in
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from langchain_hugginggpt.cli.main import experts_options, url_policy
+    from langchain_hugginggpt.cli.options import experts_options, url_policy
     from langchain_hugginggpt.server.app import create_app, default_agent_factory
 
     options: dict[str, Any] = {"planner": args.planner}
@@ -42,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    from langchain_hugginggpt.cli.main import add_experts_options, add_url_options
+    from langchain_hugginggpt.cli.options import add_experts_options, add_url_options
 
     serve = subparsers.add_parser("serve", help="serve the agent over HTTP, with a chat page")
     serve.add_argument("--host", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")

@@ -158,14 +158,14 @@ async def _chunks(events: AsyncIterator[StageEvent], request: Request, completio
         async for event in events:
             if (line := progress_line(event)) is not None:
                 yield chunk({"reasoning_content": line})
-            elif event.kind == "answer_chunk" and event.data["text"]:
+            elif event.kind == "answer_chunk" and event.text:
                 answered = True
-                yield chunk({"content": event.data["text"]})
+                yield chunk({"content": event.text})
             elif event.kind == "answer" and not answered:  # a chat reply, or a failure's message: no chunks came
                 answered = True
-                yield chunk({"content": event.data["answer"]})
-            elif event.kind == "result":
-                result = HuggingGPTResult.model_validate(event.data)
+                yield chunk({"content": event.answer})
+            elif event.kind == "result" and event.result is not None:
+                result = event.result
                 if files := _files_markdown(request, result.files):
                     yield chunk({"content": files})
     finally:

@@ -252,11 +252,10 @@ async def _run_turn(request: Request, turn: Turn, emit: Callable[[dict[str, str]
 
 def _with_media(request: Request, event: StageEvent) -> dict[str, Any]:
     """Stage data plus the URLs of the files a task or the whole run produced."""
-    if event.kind == "task":
-        return {**event.data, "media": _media(request, event.data.get("files") or [])}
-    if event.kind == "result":
-        files = [f for r in (event.data.get("results") or {}).values() for f in r.get("files") or []]
-        return {**event.data, "media": _media(request, files)}
+    if event.kind == "task" and event.task is not None:
+        return {**event.data, "media": _media(request, event.task.files)}
+    if event.kind == "result" and event.result is not None:
+        return {**event.data, "media": _media(request, event.result.files)}
     return event.data
 
 

@@ -40,7 +40,7 @@ from pydantic import ConfigDict, Field, create_model
 from langchain_hugginggpt.agent.executor import TaskExecutor, text_of
 from langchain_hugginggpt.server.mcp.content import MAX_RESOURCE_BYTES, RESOURCE_ROOT, WorkspaceFiles, mime_type
 from langchain_hugginggpt.agent.progress import progress_line
-from langchain_hugginggpt.core.schema import HuggingGPTResult, Plan, Selection, Task, TaskResult, request_problem
+from langchain_hugginggpt.core.schema import Plan, Selection, Task, TaskResult, request_problem
 from langchain_hugginggpt.core.workspace import WorkspaceError
 from langchain_hugginggpt.tools import TASKS, task_status
 from langchain_hugginggpt.core.tasks import TaskSpec
@@ -152,10 +152,10 @@ class HuggingGPTMCP(FastMCP):
             if (line := progress_line(event)) is not None:
                 done += 1
                 if event.kind == "plan":  # plan, selection, each task, answer
-                    total = 3 + len(event.data["plan"]) if event.data["plan"] else 2
+                    total = 3 + len(event.plan) if event.plan else 2
                 await ctx.report_progress(done, total, self.files.text(line.strip()))
             elif event.kind == "result":
-                result = HuggingGPTResult.model_validate(event.data)
+                result = event.result
         assert result is not None  # the stream always ends with the result
         await ctx.report_progress(total or done + 1, total or done + 1, "answered")
         answer = self.files.text(result.answer)

@@ -2,7 +2,8 @@
 
 import json
 
-from langchain_hugginggpt.cli.main import build_parser, url_policy
+from langchain_hugginggpt.cli.main import build_parser
+from langchain_hugginggpt.cli.options import url_policy
 from langchain_hugginggpt.core.downloads import UrlPolicy
 
 from .test_cli import hugginggpt
