@@ -1,5 +1,5 @@
-"""LearnedPlanner: the task set from a detector trained on the back-instruct corpus, the rest as the
-retrieval planner does it.
+"""LearnedPlanner: the task set from a detector trained on the back-instruct corpus and the labelled pool of
+TaskBench's own requests, the rest as the retrieval planner does it.
 
 1. Which tasks: `TaskDetector` (detector.py) weighs the learned scorers' probabilities and the rules'
    evidence with weights learned on wording its scorers had not seen. The rules keep the first say: a
@@ -12,11 +12,11 @@ retrieval planner does it.
    files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
    task's input type no other task holds, else the clause the scorers rate highest for the task.
 3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py), then a second
-   look at each link by the link model (links.py), learned from the corpus's gold links.
+   look at each link by the link model (links.py), learned from the gold links of the corpus and the pool.
 
 In a deployment (`for_deployment(can_run)`), the detector overrules the rules only with tasks that can
-run there: offline, "how many people are in street.jpg?" reads as visual question answering, which no
-model here runs, so the rules' object detector counts them instead.
+run there: offline, "look at street.jpg and tell me how many people are in it" reads as visual question
+answering, which no model here runs, so the rules' object detector counts them instead.
 """
 
 from __future__ import annotations

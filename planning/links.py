@@ -142,14 +142,15 @@ class LinkModel:
     # ------------------------------------------------------------------ training and storage
 
     @classmethod
-    def fit(cls, rows: Iterable[tuple[dict[str, float], bool]], c: float = 1.0) -> "LinkModel":
+    def fit(cls, rows: Iterable[tuple[dict[str, float], bool]], c: float = 1.0,
+            sample_weight: Sequence[float] | None = None) -> "LinkModel":
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
 
         feats, labels = zip(*rows)
         vectorizer = DictVectorizer()
         x = vectorizer.fit_transform(feats)
-        regression = LogisticRegression(C=c, max_iter=5000).fit(x, np.array(labels))
+        regression = LogisticRegression(C=c, max_iter=5000).fit(x, np.array(labels), sample_weight=sample_weight)
         return cls(vectorizer.get_feature_names_out().tolist(), regression.coef_[0], float(regression.intercept_[0]))
 
     def save(self, path: str | Path = LINK_MODEL) -> Path:

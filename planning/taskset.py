@@ -52,8 +52,10 @@ def require_sklearn() -> None:
         raise ImportError("the learned planner needs scikit-learn: pip install 'langchain-hugginggpt[planner]'") from exc
 
 
-def _one_vs_rest(features: Any, labels: Sequence[Sequence[str]], c: float) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """One logistic regression per task, as a weight matrix (features x tasks) and a bias per task."""
+def _one_vs_rest(features: Any, labels: Sequence[Sequence[str]], c: float,
+                 sample_weight: Sequence[float] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """One logistic regression per task, as a weight matrix (features x tasks) and a bias per task;
+    `sample_weight`: how much each row counts (default: all alike)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import MultiLabelBinarizer
 
@@ -68,7 +70,7 @@ def _one_vs_rest(features: Any, labels: Sequence[Sequence[str]], c: float) -> tu
         if column.min() == column.max():  # a task on every row or none: a constant, no weights
             bias[j] = 20.0 if column[0] else -20.0
             continue
-        fitted = LogisticRegression(C=c, max_iter=2000).fit(features, column)
+        fitted = LogisticRegression(C=c, max_iter=2000).fit(features, column, sample_weight=sample_weight)
         weights[:, j], bias[j] = fitted.coef_[0], fitted.intercept_[0]
     return [str(t) for t in binarizer.classes_], weights, bias
 
@@ -165,7 +167,8 @@ class TfidfTaskSet(TaskScorer):
         self.vectorizers = [FittedTfidf(o, v, i) for o, v, i in zip((_WORDS, _CHARS), vocabularies, idfs)]
 
     @classmethod
-    def fit(cls, texts: Sequence[str], labels: Sequence[Sequence[str]], c: float = 10.0) -> "TfidfTaskSet":
+    def fit(cls, texts: Sequence[str], labels: Sequence[Sequence[str]], c: float = 10.0,
+            sample_weight: Sequence[float] | None = None) -> "TfidfTaskSet":
         """Train on model texts (see `model_text`) and the task names of each request's plan."""
         require_sklearn()
         from scipy.sparse import hstack
@@ -175,7 +178,7 @@ class TfidfTaskSet(TaskScorer):
             raise ValueError(f"need as many label sets as texts (got {len(texts)} texts, {len(labels)} label sets)")
         vectorizers = [TfidfVectorizer(**_WORDS), TfidfVectorizer(**_CHARS, min_df=2)]
         features = hstack([v.fit_transform(list(texts)) for v in vectorizers]).tocsr()
-        tasks, weights, bias = _one_vs_rest(features, labels, c)
+        tasks, weights, bias = _one_vs_rest(features, labels, c, sample_weight)
         return cls(tasks, [v.vocabulary_ for v in vectorizers], [v.idf_ for v in vectorizers], weights, bias)
 
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
@@ -214,10 +217,11 @@ class EmbeddingTaskSet(TaskScorer):
         self._embed = embed or minilm_vectors
 
     @classmethod
-    def fit(cls, vectors: np.ndarray, labels: Sequence[Sequence[str]], c: float = 10.0, embed=None) -> "EmbeddingTaskSet":
+    def fit(cls, vectors: np.ndarray, labels: Sequence[Sequence[str]], c: float = 10.0, embed=None,
+            sample_weight: Sequence[float] | None = None) -> "EmbeddingTaskSet":
         """Train on the embeddings of model texts (one row per text) and each request's task names."""
         require_sklearn()
-        tasks, weights, bias = _one_vs_rest(np.asarray(vectors, dtype=np.float32), labels, c)
+        tasks, weights, bias = _one_vs_rest(np.asarray(vectors, dtype=np.float32), labels, c, sample_weight)
         return cls(tasks, weights, bias, embed)
 
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:

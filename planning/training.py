@@ -5,12 +5,13 @@ Reads every `shard_*.jsonl` in the corpus folder (prompts/corpus/ by default: wh
 and trains `TaskDetector` (detector.py): the two scorers on the masked requests and their plans' task
 names, the stacker on out-of-fold evidence where each writer's rows are scored by scorers trained on
 the other writers (`writers.json` in the corpus folder says who wrote which shard; a shard it does not
-name is its own writer). Writes planning/models/task_detector.npz (package data). The same shards
+name is its own writer). The labelled pool of TaskBench's own requests (pool/shard_*.jsonl in the corpus
+folder) trains beside the corpus, its readers as writers, each pool row counting POOL_WEIGHT of a corpus row
+(`--no-pool`: the corpus alone). Writes planning/models/task_detector.npz (package data). The same shards
 give the same model up to floating-point rounding (a retrain on another day moved hf_dev node F1 by 0.4).
-With `--pool`, the labelled pool of TaskBench's own requests (pool/shard_*.jsonl in the corpus folder) too, its
-readers as writers (not the default yet: docs/benchmarks.md, issue 33). Then the link model (links.py): the planner places and wires each row's gold task set, and a regression
-learns from the gold links which of the rules' links to keep, move or add. Writes link_model.npz beside
-the detector.
+Then the link model (links.py): the planner places and wires each row's gold task set, and a regression
+learns from the gold links which of the rules' links to keep, move or add (pool rows weighted alike).
+Writes link_model.npz beside the detector.
 """
 
 from __future__ import annotations
@@ -39,10 +40,15 @@ log = logging.getLogger(__name__)
 
 DEFAULT_C = 10.0  # the scorers' logistic regressions
 STACK_C = 1.0  # the stacker's
-# With the pool (`train planner --pool`), the stacker's evidence comes from this many held-out groups of writers
-# (corpus writers and pool readers dealt round-robin): 30 writers and readers one by one would be 30 scorer fits on
-# ~13,000 rows, over the 30 minutes training may take on 2 cores. bench/pool_cv.py cross-validates with the same number.
+# With the pool, the stacker's evidence comes from this many held-out groups of writers (corpus writers and pool
+# readers dealt round-robin): 34 writers and readers one by one would be 34 scorer fits on ~15,000 rows, over the
+# 30 minutes training may take on 2 cores. bench/pool_cv.py cross-validates with the same number.
 STACK_GROUPS = 6
+# How much a pool row counts against a corpus row, in every fit. Chosen among 0 (no pool), 0.3 and 1 with corpus
+# writing round 7 and a third of the pool held out, and hf_dev (docs/benchmarks.md, issue 33): at 1 the pool's
+# wording cost held-out corpus wording 0.4 node and 1.1 edge F1; at 0.3 nothing (-0.2 node, +0.2 edge) for most of
+# the gain on TaskBench's own requests. Never chosen on the fresh or the generator-style set.
+POOL_WEIGHT = 0.3
 
 
 def training_rows(corpus: str | Path | None = None, pool: str | Path | None | bool = None
@@ -78,19 +84,22 @@ class Embedder:
 
 
 def fit_scorers(spans: Sequence[list[str]], labels: Sequence[Sequence[str]], embed: Embedder,
-                c: float = DEFAULT_C) -> tuple[TfidfTaskSet, EmbeddingTaskSet]:
+                c: float = DEFAULT_C, weights: Sequence[float] | None = None) -> tuple[TfidfTaskSet, EmbeddingTaskSet]:
     """The two scorers, trained on the whole requests (`spans[i][0]`)."""
     requests = [s[0] for s in spans]
-    return TfidfTaskSet.fit(requests, labels, c), EmbeddingTaskSet.fit(embed(requests), labels, c, embed)
+    return (TfidfTaskSet.fit(requests, labels, c, weights),
+            EmbeddingTaskSet.fit(embed(requests), labels, c, embed, weights))
 
 
 def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any = None, embed: Embedder | None = None,
                  c: float = DEFAULT_C, stack_c: float = STACK_C, threshold: float = DEFAULT_THRESHOLD,
-                 veto: float = DEFAULT_VETO, folds: int | None = None) -> TaskDetector:
+                 veto: float = DEFAULT_VETO, folds: int | None = None,
+                 weights: Sequence[float] | None = None) -> TaskDetector:
     """Train the detector: the stacker on each writer's rows as scored by scorers trained on the other
     writers, then the scorers again on every row. `rules`: the retrieval planner whose evidence it reads
     (default: one over the Hugging Face tasks with LEARNED_RULE_SOURCES). `folds`: at most this many held-out groups of writers
-    (fewer scorer fits, for cross-validation inside cross-validation)."""
+    (fewer scorer fits, for cross-validation inside cross-validation). `weights`: how much each row counts in
+    every fit (default: all alike)."""
     require_sklearn()
     from sklearn.linear_model import LogisticRegression
 
@@ -117,10 +126,11 @@ def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any =
             count_cues(found[i], set(labels[i]), counts)
         return cue_precision(counts)
 
-    features, targets = [], []
+    weights = np.ones(len(samples)) if weights is None else np.asarray(weights, np.float64)
+    features, targets, row_weights = [], [], []
     for group in groups:
         train = [i for i, w in enumerate(writers) if w != group]
-        tfidf, minilm = fit_scorers([spans[i] for i in train], [labels[i] for i in train], embed, c)
+        tfidf, minilm = fit_scorers([spans[i] for i in train], [labels[i] for i in train], embed, c, weights[train])
         if tfidf.tasks != tasks:  # a task only this writer's rows have: the others cannot score it
             tfidf, minilm = _padded(tfidf, tasks), _padded(minilm, tasks)
         precision = precision_from(train)
@@ -129,9 +139,11 @@ def fit_detector(samples: Sequence[Sample], writers: Sequence[str], rules: Any =
                               minilm.from_vectors(embed(spans[i])), precision, found[i])
             features.append(evidence.features)
             targets.append([t in labels[i] for t in tasks])
+            row_weights.append(np.full(len(tasks), weights[i]))
         log.info("stacker evidence: writer %s done", group)
-    stacker = LogisticRegression(C=stack_c, max_iter=5000).fit(np.vstack(features), np.concatenate(targets))
-    tfidf, minilm = fit_scorers(spans, labels, embed, c)
+    stacker = LogisticRegression(C=stack_c, max_iter=5000).fit(np.vstack(features), np.concatenate(targets),
+                                                                sample_weight=np.concatenate(row_weights))
+    tfidf, minilm = fit_scorers(spans, labels, embed, c, weights)
     return TaskDetector(tasks, tfidf, minilm, stacker.coef_[0], float(stacker.intercept_[0]), threshold,
                         precision_from(range(len(samples))), veto, rules.rule_sources)
 
@@ -170,35 +182,44 @@ class GoldTaskPlanner(LearnedPlanner):
         super()._relink(steps, parsed)
 
 
-def link_rows(samples: Sequence[Sample], detector: TaskDetector) -> list[tuple[dict[str, float], bool]]:
-    """(features, is a gold link) for every candidate link of every row, its gold tasks placed and wired."""
+def link_rows(samples: Sequence[Sample], detector: TaskDetector) -> list[list[tuple[dict[str, float], bool]]]:
+    """For each row, (features, is a gold link) for every candidate link, its gold tasks placed and wired."""
     planner = GoldTaskPlanner(samples, detector)
+    out = []
     for sample in samples:
+        planner.rows = []
         planner.plan(sample.request)
-    return planner.rows
+        out.append(planner.rows)
+    return out
 
 
 def train_planner(corpus: str | Path | None = None, out: str | Path = DETECTOR_MODEL, c: float = DEFAULT_C,
                   threshold: float = DEFAULT_THRESHOLD, veto: float = DEFAULT_VETO,
-                  links_out: str | Path | None = None, pool: str | Path | None | bool = False) -> dict[str, Any]:
-    """Train on the corpus (and with `pool`, True or its folder, the labelled pool too, the stacker's evidence then
-    from STACK_GROUPS groups of writers and readers) and save; returns what was done (rows, seconds, files and
-    sizes). `links_out`: where the link model goes (default: beside the detector, as link_model.npz)."""
+                  links_out: str | Path | None = None, pool: str | Path | None | bool = True,
+                  pool_weight: float = POOL_WEIGHT) -> dict[str, Any]:
+    """Train on the corpus and the labelled pool (`pool`: True for the corpus folder's pool/, a folder, or False for
+    none), each pool row counting `pool_weight`, the stacker's evidence from STACK_GROUPS groups of writers and
+    readers where there is a pool (each writer alone where there is none), and save; returns what was done (rows,
+    seconds, files and sizes). `links_out`: where the link model goes (default: beside the detector)."""
     start = time.perf_counter()
     rows = training_rows(corpus, None if pool is True else pool)
     samples = [s for _, s, _ in rows]
+    has_pool = any(p for _, _, p in rows)
+    weights = [pool_weight if p else 1.0 for _, _, p in rows]
     detector = fit_detector(samples, [w for w, _, _ in rows], c=c, threshold=threshold, veto=veto,
-                            folds=None if pool is False else STACK_GROUPS)
+                            folds=STACK_GROUPS if has_pool else None, weights=weights)
     path = detector.save(out)
-    link_path = LinkModel.fit(link_rows(samples, detector)).save(links_out or Path(path).with_name(LINK_MODEL.name))
+    per_row = link_rows(samples, detector)
+    links = LinkModel.fit([r for rs in per_row for r in rs], sample_weight=[w for rs, w in zip(per_row, weights) for _ in rs])
+    link_path = links.save(links_out or Path(path).with_name(LINK_MODEL.name))
     return {"rows": len(rows), "pool_rows": sum(p for _, _, p in rows), "writers": len({w for w, _, _ in rows}),
             "seconds": round(time.perf_counter() - start, 1),
             "model": str(path), "bytes": path.stat().st_size, "links": str(link_path), "link_bytes": link_path.stat().st_size}
 
 
 def cmd_train_planner(args: argparse.Namespace) -> int:
-    result = train_planner(args.corpus, args.out, args.c, args.threshold, args.veto,
-                           pool=bool(args.pool))
+    result = train_planner(args.corpus, args.out, args.c, args.threshold, args.veto, pool=args.pool,
+                           pool_weight=args.pool_weight)
     print(f"trained the task detector and the link model on {result['rows']} rows "
           f"({result['rows'] - result['pool_rows']} corpus, {result['pool_rows']} pool) "
           f"from {result['writers']} writers and readers in {result['seconds']} s: "
@@ -215,9 +236,10 @@ def add_commands(subparsers: Any) -> None:
     planner.add_argument("--corpus", help="folder of shard_*.jsonl (default: prompts/corpus)")
     planner.add_argument("--out", default=str(DETECTOR_MODEL),
                          help="where to write the detector; the link model goes beside it (default: the shipped ones)")
-    planner.add_argument("--pool", action="store_true",
-                         help="also the labelled pool of TaskBench's requests (<corpus>/pool/shard_*.jsonl); not the "
-                              "default: measured against the shipped model in docs/benchmarks.md (issue 33), not shipped")
+    planner.add_argument("--no-pool", dest="pool", action="store_false",
+                         help="leave out the labelled pool of TaskBench's requests (<corpus>/pool/shard_*.jsonl)")
+    planner.add_argument("--pool-weight", type=positive_number, default=POOL_WEIGHT,
+                         help="how much a pool row counts against a corpus row (default: %(default)s)")
     planner.add_argument("--c", type=positive_number, default=DEFAULT_C, help="inverse regularisation of the scorers' regressions")
     planner.add_argument("--threshold", type=probability, default=DEFAULT_THRESHOLD,
                          help="probability from which the detector adds a task no rule found")

@@ -208,7 +208,7 @@ def test_the_default_planner_plans_what_the_agents_models_can_run(workspace, tmp
     for source, tasks in ((everything_but_vqa, ["object-detection"]),
                           (Offers({"visual-question-answering", "object-detection"}), ["visual-question-answering"])):
         agent = HuggingGPT(planner="auto", workspace=workspace, candidate_source=source, log_runs=False)
-        planned = asyncio.run(agent.aplan("how many people are in street.jpg?"))
+        planned = asyncio.run(agent.aplan("Look at street.jpg and tell me how many people are in it."))
         assert planned.planner == "learned" and [t.task for t in planned.plan.tasks] == tasks
 
 

