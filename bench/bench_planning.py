@@ -76,7 +76,9 @@ each), so its absolute numbers run higher than the development sample's.
 
 LEARNED_NOTES = """The learned planner (planning/learned.py; `auto`, the agent's default offline planner where the
 `planner` extra is installed, else the retrieval planner): the rules propose tasks and a task detector trained on the
-back-instruct corpus (prompts/corpus, 7,200 requests, twenty-four writers in six rounds of voices) decides. Its evidence
+back-instruct corpus (prompts/corpus, 8,000 requests, twenty-eight writers in seven rounds of voices) and, since
+2026-11-29, on 7,137 of TaskBench's own requests labelled by our readers, each counting 0.3 of a corpus row (see
+"Planning on TaskBench's own requests"; the tables of settings below were measured on the model before) decides. Its evidence
 for each task (detector.py): two learned scorers (taskset.py: TF-IDF over words 1-2 and characters 2-5 with quotes and
 files masked to their kind, and the packaged all-MiniLM-L6-v2 embedding, each with one logistic regression per task),
 each read on the whole request and on its best clause (a long, chatty request dilutes a task's words in one vector; its
@@ -97,8 +99,8 @@ no code and reads under any scikit-learn release; it records the rules it was tr
 
 As the agent's planner it is told what the deployment can run (`for_deployment(can_run)`; the agent asks its candidate
 source whether a real model, not a labelled stand-in, serves the task): the detector adds, or puts in a rule's place,
-only a task that can run. It reads "how many people are in street.jpg?" as visual question answering, as TaskBench
-and our corpus do; offline no model answers visual questions, so the rules' object detector counts them, and with a
+only a task that can run. It reads "look at street.jpg and tell me how many people are in it" as visual question
+answering, as TaskBench and our corpus do; offline no model answers visual questions, so the rules' object detector counts them, and with a
 VQA model (an expert cluster, HF Inference) the question goes to it. TaskBench runs (`hugginggpt eval taskbench`) plan
 with every task runnable.
 

@@ -4,13 +4,16 @@ cross-validation on ids, and the measuring sets, old planner against new.
     python bench/pool_cv.py sets --label old          # the shipped planner: the whole pool (held out: it never saw it),
                                                      # hf_dev in both wordings, the fresh and the generator-style sets
     python bench/pool_cv.py cv --folds 3             # pool folds by id: trained on the corpus + the other folds
-    hugginggpt train planner --pool --out /tmp/new/task_detector.npz     # retrained on the corpus and the pool, then
+    python bench/pool_cv.py speed --old DIR         # planning time, old (DIR: the models before the pool) and new
+    python bench/pool_cv.py weight 0 0.3 1           # how much a pool row counts: corpus round 7 and pool fold 1 of 3
+                                                     # held out, and hf_dev (the setting is chosen here)
+    hugginggpt train planner --out /tmp/new/task_detector.npz     # retrained on the corpus and the pool, then
     python bench/pool_cv.py sets --label new --no-pool --detector /tmp/new/task_detector.npz --links /tmp/new/link_model.npz
 
 hf_dev "official" is hf_dev.jsonl's labels with the request in TaskBench's own wording (the same ids in
 prompts/corpus/pool/requests.jsonl); "reworded" is hf_dev.jsonl as it is. Each fold of `cv` trains the task detector
-exactly as `hugginggpt train planner --pool` does (corpus writers and pool readers as the cross-fitting groups, the same
-number of groups) on the corpus and the other folds, and the link model on their gold links; the link model's rows
+exactly as `hugginggpt train planner` does (corpus writers and pool readers as the cross-fitting groups, the same
+number of groups, pool rows weighted alike) on the corpus and the other folds, and the link model on their gold links; the link model's rows
 are collected once for every row (with the first fold's detector placing the gold tasks; a held-out row's link rows
 never train its fold's link model). The old planner (`--old`: the models before the pool, which never saw it) plans
 the same held-out rows. A row's fold: crc32 of its id mod k. Results: bench/data/pool_cv.json (one key per
@@ -34,7 +37,8 @@ from langchain_hugginggpt.planning.learned import LearnedPlanner
 from langchain_hugginggpt.planning.detector import DETECTOR_MODEL
 from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel
 from langchain_hugginggpt.planning.corpus import pool_rows
-from langchain_hugginggpt.planning.training import STACK_GROUPS, Embedder, GoldTaskPlanner, fit_detector, training_rows
+from langchain_hugginggpt.planning.training import (
+    POOL_WEIGHT, STACK_GROUPS, Embedder, fit_detector, link_rows, training_rows)
 
 ROOT = Path(__file__).resolve().parents[1]
 FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"
@@ -98,31 +102,28 @@ def fold_of(sample_id: str, k: int) -> int:
 
 
 def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
-           groups: int = STACK_GROUPS) -> dict[str, Any]:
+           groups: int = STACK_GROUPS, pool_weight: float = POOL_WEIGHT) -> dict[str, Any]:
     tools = ToolSet.load(HF_TOOLS)
     tasks = tools.our_tasks()
     rows = training_rows()  # (writer, sample, is_pool)
     samples = [s for _, s, _ in rows]
+    weights = [pool_weight if is_pool else 1.0 for _, _, is_pool in rows]
     embed = Embedder()  # each text embedded once across folds (the detectors' MiniLM scorers read through it)
     predictions: dict[str, list] = {"new": [], "old": []}
     models = old or DETECTOR_MODEL.parent
     shipped = LearnedPlanner(models / DETECTOR_MODEL.name, tasks=tasks, links=models / LINK_MODEL.name)
-    seconds, link_rows = [], None
+    seconds, candidates = [], None
     for fold in (only or range(k)):
         train = [i for i, (_, s, is_pool) in enumerate(rows) if not (is_pool and fold_of(s.id, k) == fold)]
         test = [s for _, s, is_pool in rows if is_pool and fold_of(s.id, k) == fold]
         start = time.perf_counter()
         detector = fit_detector([rows[i][1] for i in train], [rows[i][0] for i in train], embed=embed,
-                                folds=groups)
-        if link_rows is None:  # every row's candidate links with its gold tasks placed, once (module docstring)
-            collect = GoldTaskPlanner(samples, detector, tools=tools)
-            link_rows = []
-            for sample in samples:
-                collect.rows = []
-                collect.plan(sample.request)
-                link_rows.append(collect.rows)
+                                folds=groups, weights=[weights[i] for i in train])
+        if candidates is None:  # every row's candidate links with its gold tasks placed, once (module docstring)
+            candidates = link_rows(samples, detector)
             log(f"link rows for {len(samples)} rows in {time.perf_counter() - start:.0f} s (with the fold's fit)")
-        links = LinkModel.fit([r for i in train for r in link_rows[i]])
+        links = LinkModel.fit([r for i in train for r in candidates[i]],
+                              sample_weight=[weights[i] for i in train for _ in candidates[i]])
         seconds.append(time.perf_counter() - start)
         predictions["new"] += predict(test, LearnedPlanner(detector, tasks=tasks, links=links), tools)
         predictions["old"] += predict(test, shipped, tools)
@@ -132,6 +133,62 @@ def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
     out["train_s_per_fold"] = round(statistics.mean(seconds), 1)
     out["folds_run"] = [f + 1 for f in (only or range(k))]
     out["stacker_groups"] = groups
+    return out
+
+
+def run_weights(weights: list[float], log, held_round: int = 7, fold: int = 1, k: int = 3,
+                groups: int = STACK_GROUPS) -> dict[str, Any]:
+    """For each pool weight, train on the corpus without writing round `held_round` and the pool without fold `fold`
+    of `k` (every other row of it, for time), and plan the held-out rows and hf_dev in both wordings: the pool's gain
+    on TaskBench's wording against its cost on ours, on data the fresh and generator-style sets never enter."""
+    tools = ToolSet.load(HF_TOOLS)
+    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
+    rows = training_rows()
+    held = lambda w, s, is_pool: fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round  # noqa: E731
+    train = [r for r in rows if not held(*r)]
+    embed, out = Embedder(), {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = {f"corpus round {held_round}": [s for w, s, p in rows if not p and held(w, s, p)],
+                f"pool fold {fold} of {k} (half)": [s for w, s, p in rows if p and held(w, s, p)][::2],
+                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
+    for weight in weights:
+        use = [r for r in train if weight > 0 or not r[2]]
+        row_weights = [weight if p else 1.0 for _, _, p in use]
+        samples = [s for _, s, _ in use]
+        start = time.perf_counter()
+        detector = fit_detector(samples, [w for w, _, _ in use], embed=embed, folds=groups, weights=row_weights)
+        candidates = link_rows(samples, detector)
+        links = LinkModel.fit([r for rs in candidates for r in rs],
+                              sample_weight=[w for rs, w in zip(candidates, row_weights) for _ in rs])
+        planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
+        out[f"pool weight {weight}"] = {name: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
+                                        for name, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}
+        log(f"pool weight {weight}: trained in {time.perf_counter() - start:.0f} s; " + json.dumps(
+            {n: [r["node_f1"], r["edge_f1"], r["arg_value_f1"]] for n, r in out[f"pool weight {weight}"].items()}))
+    return out
+
+
+def run_speed(old: Path, log) -> dict[str, Any]:
+    """Old and new planner side by side: each request planned by one, then the other (so a change of load
+    falls on both), after a warm-up; the median milliseconds per set."""
+    tools = ToolSet.load(HF_TOOLS)
+    planners = {"old": LearnedPlanner(old / DETECTOR_MODEL.name, tasks=tools.our_tasks(), links=old / LINK_MODEL.name),
+                "new": LearnedPlanner(tasks=tools.our_tasks())}
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = measuring_sets(Path(tmp), False)
+    for planner in planners.values():
+        for sample in sets["fresh"][:10]:
+            planner.plan(sample.request)
+    for name, samples in sets.items():
+        times: dict[str, list[float]] = {k: [] for k in planners}
+        for sample in samples:
+            for key, planner in planners.items():
+                start = time.perf_counter()
+                planner.plan(sample.request)
+                times[key].append((time.perf_counter() - start) * 1000)
+        out[name] = {k: round(statistics.median(v), 2) for k, v in times.items()}
+        log(f"{name}: median ms " + json.dumps(out[name]))
     return out
 
 
@@ -149,18 +206,33 @@ def main(argv: list[str] | None = None) -> int:
                     help="run only these folds (1-based; the rest of the pool is still trained on)")
     cv.add_argument("--groups", type=int, default=STACK_GROUPS,
                     help=f"the stacker's held-out groups of writers (default {STACK_GROUPS}, as training; fewer is faster)")
+    cv.add_argument("--pool-weight", type=float, default=POOL_WEIGHT,
+                    help=f"how much a pool row counts against a corpus row (default {POOL_WEIGHT}, as training)")
     cv.add_argument("--old", type=Path, metavar="DIR",
                     help="the old planner's task_detector.npz and link_model.npz (default: the shipped ones), e.g. "
                          "from `git show 17b0ce2:agent/planners/models/...`")
+    weight = sub.add_parser("weight", help="how much a pool row counts: a corpus round and a pool fold held out")
+    weight.add_argument("weights", type=float, nargs="+")
+    weight.add_argument("--round", type=int, default=7, help="the corpus writing round held out (default 7)")
+    weight.add_argument("--fold", type=int, default=1, help="the pool fold held out, of 3 (default 1)")
+    speed = sub.add_parser("speed", help="the old and the shipped planner's planning time, side by side")
+    speed.add_argument("--old", type=Path, required=True, metavar="DIR", help="the models before the pool")
     args = parser.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.what == "sets":
         key, result = f"sets {args.label}", run_sets(args.label, not args.no_pool, log, args.detector, args.links)
+    elif args.what == "speed":
+        key, result = "speed, old and new side by side", run_speed(args.old, log)
+    elif args.what == "weight":
+        key = (f"pool weight {' '.join(map(str, args.weights))}, corpus round {args.round} and pool fold {args.fold} "
+               "of 3 held out")
+        result = run_weights(args.weights, log, args.round, args.fold)
     else:
         only = [f - 1 for f in args.only] if args.only else None
         key = f"cv {args.folds} folds" + (f" (folds {' '.join(map(str, args.only))})" if only else "")
         key += f", {args.groups} stacker groups" if args.groups != STACK_GROUPS else ""
-        result = run_cv(args.folds, log, only, args.old, args.groups)
+        key += f", pool weight {args.pool_weight}"
+        result = run_cv(args.folds, log, only, args.old, args.groups, args.pool_weight)
     saved = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.is_file() else {}
     saved[key] = {"measured": time.strftime("%Y-%m-%d %H:%M"), **result}
     RESULTS.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
