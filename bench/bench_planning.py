@@ -560,8 +560,9 @@ def learned_footprint() -> str:
             f"{libraries + model + first:.2f} s (median of five new processes): {libraries:.2f} s importing onnxruntime (planning "
             f"applies the fitted TF-IDF without scikit-learn, which only trains), {model:.2f} s our modules (with pydantic, for the "
             f"plan schema; no LangChain module) and the model (the detector's arrays, the int8 MiniLM session), {first:.2f} s a first plan. "
-            f"`hugginggpt train planner` trains both on "
-            f"all {trained['rows']} corpus rows from {trained['writers']} writers in {trained['seconds']:.0f} s on this machine.")
+            f"`hugginggpt train planner` trains both on all {trained['rows']} rows ({trained['rows'] - trained['pool_rows']} "
+            f"corpus, {trained['pool_rows']} pool) from {trained['writers']} writers and readers in {trained['seconds']:.0f} s "
+            f"on this machine.")
 
 
 def cv_lines() -> list[str]:
