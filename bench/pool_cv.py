@@ -35,10 +35,10 @@ from typing import Any
 from langchain_hugginggpt.planning.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples, predict, report
 from langchain_hugginggpt.planning.learned import LearnedPlanner
 from langchain_hugginggpt.planning.detector import DETECTOR_MODEL
-from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel
+from langchain_hugginggpt.planning.links import LINK_MODEL
 from langchain_hugginggpt.planning.corpus import pool_rows
 from langchain_hugginggpt.planning.training import (
-    POOL_WEIGHT, STACK_GROUPS, Embedder, fit_detector, link_rows, training_rows)
+    POOL_WEIGHT, STACK_GROUPS, Embedder, fit_detector, fit_links, fit_planner, link_rows, row_weights, training_rows)
 
 ROOT = Path(__file__).resolve().parents[1]
 FRESH = ROOT / "bench" / "data" / "fresh_hf.jsonl"
@@ -107,7 +107,7 @@ def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
     tasks = tools.our_tasks()
     rows = training_rows()  # (writer, sample, is_pool)
     samples = [s for _, s, _ in rows]
-    weights = [pool_weight if is_pool else 1.0 for _, _, is_pool in rows]
+    weights = row_weights(rows, pool_weight)
     embed = Embedder()  # each text embedded once across folds (the detectors' MiniLM scorers read through it)
     predictions: dict[str, list] = {"new": [], "old": []}
     models = old or DETECTOR_MODEL.parent
@@ -122,8 +122,7 @@ def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
         if candidates is None:  # every row's candidate links with its gold tasks placed, once (module docstring)
             candidates = link_rows(samples, detector)
             log(f"link rows for {len(samples)} rows in {time.perf_counter() - start:.0f} s (with the fold's fit)")
-        links = LinkModel.fit([r for i in train for r in candidates[i]],
-                              sample_weight=[weights[i] for i in train for _ in candidates[i]])
+        links = fit_links([candidates[i] for i in train], [weights[i] for i in train])
         seconds.append(time.perf_counter() - start)
         predictions["new"] += predict(test, LearnedPlanner(detector, tasks=tasks, links=links), tools)
         predictions["old"] += predict(test, shipped, tools)
@@ -136,11 +135,12 @@ def run_cv(k: int, log, only: list[int] | None = None, old: Path | None = None,
     return out
 
 
-def run_weights(weights: list[float], log, held_round: int = 7, fold: int = 1, k: int = 3,
-                groups: int = STACK_GROUPS) -> dict[str, Any]:
-    """For each pool weight, train on the corpus without writing round `held_round` and the pool without fold `fold`
-    of `k` (every other row of it, for time), and plan the held-out rows and hf_dev in both wordings: the pool's gain
-    on TaskBench's wording against its cost on ours, on data the fresh and generator-style sets never enter."""
+def run_weights(weights: list[float], log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[str, Any]:
+    """For each pool weight, train as `train planner` does (but always with STACK_GROUPS stacker groups, so that
+    weight 0 differs from the others by the pool alone) on the corpus without writing round `held_round` and the
+    pool without fold `fold` of `k`, and plan the held-out rows (every other one of the pool fold, for time) and
+    hf_dev in both wordings: the pool's gain on TaskBench's wording against its cost on ours, on data the fresh and
+    generator-style sets never enter."""
     tools = ToolSet.load(HF_TOOLS)
     rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
     rows = training_rows()
@@ -152,14 +152,8 @@ def run_weights(weights: list[float], log, held_round: int = 7, fold: int = 1, k
                 f"pool fold {fold} of {k} (half)": [s for w, s, p in rows if p and held(w, s, p)][::2],
                 **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
     for weight in weights:
-        use = [r for r in train if weight > 0 or not r[2]]
-        row_weights = [weight if p else 1.0 for _, _, p in use]
-        samples = [s for _, s, _ in use]
         start = time.perf_counter()
-        detector = fit_detector(samples, [w for w, _, _ in use], embed=embed, folds=groups, weights=row_weights)
-        candidates = link_rows(samples, detector)
-        links = LinkModel.fit([r for rs in candidates for r in rs],
-                              sample_weight=[w for rs, w in zip(candidates, row_weights) for _ in rs])
+        detector, links = fit_planner([r for r in train if weight > 0 or not r[2]], weight, embed, STACK_GROUPS)
         planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
         out[f"pool weight {weight}"] = {name: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
                                         for name, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}

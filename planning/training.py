@@ -193,24 +193,43 @@ def link_rows(samples: Sequence[Sample], detector: TaskDetector) -> list[list[tu
     return out
 
 
+def row_weights(rows: Sequence[tuple[str, Sample, bool]], pool_weight: float = POOL_WEIGHT) -> list[float]:
+    """How much each `training_rows` row counts in every fit: a pool row `pool_weight`, a corpus row 1."""
+    return [pool_weight if is_pool else 1.0 for _, _, is_pool in rows]
+
+
+def fit_links(candidates: Sequence[list[tuple[dict[str, float], bool]]], weights: Sequence[float]) -> LinkModel:
+    """The link model on each row's candidate links (`link_rows`), each counting as much as its row."""
+    return LinkModel.fit([r for rs in candidates for r in rs],
+                         sample_weight=[w for rs, w in zip(candidates, weights) for _ in rs])
+
+
+def fit_planner(rows: Sequence[tuple[str, Sample, bool]], pool_weight: float = POOL_WEIGHT,
+                embed: Embedder | None = None, groups: int | None = None,
+                **detector_options: Any) -> tuple[TaskDetector, LinkModel]:
+    """The detector and the link model on `training_rows` rows, each pool row counting `pool_weight`, the
+    stacker's evidence from `groups` held-out groups of writers and readers (default: STACK_GROUPS where there
+    is a pool, each writer alone where there is none)."""
+    weights = row_weights(rows, pool_weight)
+    samples = [s for _, s, _ in rows]
+    if groups is None and any(p for _, _, p in rows):
+        groups = STACK_GROUPS
+    detector = fit_detector(samples, [w for w, _, _ in rows], embed=embed, weights=weights, folds=groups,
+                            **detector_options)
+    return detector, fit_links(link_rows(samples, detector), weights)
+
+
 def train_planner(corpus: str | Path | None = None, out: str | Path = DETECTOR_MODEL, c: float = DEFAULT_C,
                   threshold: float = DEFAULT_THRESHOLD, veto: float = DEFAULT_VETO,
                   links_out: str | Path | None = None, pool: str | Path | None | bool = True,
                   pool_weight: float = POOL_WEIGHT) -> dict[str, Any]:
     """Train on the corpus and the labelled pool (`pool`: True for the corpus folder's pool/, a folder, or False for
-    none), each pool row counting `pool_weight`, the stacker's evidence from STACK_GROUPS groups of writers and
-    readers where there is a pool (each writer alone where there is none), and save; returns what was done (rows,
-    seconds, files and sizes). `links_out`: where the link model goes (default: beside the detector)."""
+    none; see `fit_planner`) and save; returns what was done (rows, seconds, files and sizes). `links_out`: where
+    the link model goes (default: beside the detector)."""
     start = time.perf_counter()
     rows = training_rows(corpus, None if pool is True else pool)
-    samples = [s for _, s, _ in rows]
-    has_pool = any(p for _, _, p in rows)
-    weights = [pool_weight if p else 1.0 for _, _, p in rows]
-    detector = fit_detector(samples, [w for w, _, _ in rows], c=c, threshold=threshold, veto=veto,
-                            folds=STACK_GROUPS if has_pool else None, weights=weights)
+    detector, links = fit_planner(rows, pool_weight, c=c, threshold=threshold, veto=veto)
     path = detector.save(out)
-    per_row = link_rows(samples, detector)
-    links = LinkModel.fit([r for rs in per_row for r in rs], sample_weight=[w for rs, w in zip(per_row, weights) for _ in rs])
     link_path = links.save(links_out or Path(path).with_name(LINK_MODEL.name))
     return {"rows": len(rows), "pool_rows": sum(p for _, _, p in rows), "writers": len({w for w, _, _ in rows}),
             "seconds": round(time.perf_counter() - start, 1),
