@@ -6,8 +6,7 @@ TaskBench's own requests, the rest as the retrieval planner does it.
    task they found stays unless the detector scores it under its veto (0.1), and the detector adds the
    tasks it scores over its threshold (0.7); with `rules_first=False` the detector's tasks over the
    threshold alone (at least the most likely one). Both settings were chosen by cross-validation
-   across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py). A clause
-   no chosen task is asked for in adds its own best task where the scorers rate it at the threshold.
+   across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py).
 2. Where each task is asked for (its place in the request decides the order and which words and
    files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
    task's input type no other task holds, else the clause the scorers rate highest for the task.
@@ -129,10 +128,14 @@ class LearnedPlanner(RetrievalPlanner):
         runnable = [t for t in sorted(scores, key=lambda t: -scores[t])
                     if t in self.tasks and scores[t] >= ASKS_NOTHING and self.can_run(t)]
         for task in runnable[:5]:
-            alone = self._plan_steps(request, parsed, self._steps_from(parsed, [self._anchor(parsed, task, [], evidence)]),
-                                     chat_history)
+            # with what makes its input from a text the request gives, however faint the sign of it: "the emotions
+            # in the statement 'I can't believe it!'" has no recording, and speaking the statement is the one way
+            # to have one ("make it brighter" gives no text to draw a picture from)
+            tasks = self._with_makers([task], scores, parsed, floor=0.0 if parsed.quotes else ASKS_NOTHING)
+            found = [self._anchor(parsed, t, [], evidence) for t in tasks]
+            alone = self._plan_steps(request, parsed, self._steps_from(parsed, found), chat_history)
             if alone.plan.tasks:
-                alone.details["fallback"] = f"no chosen task could run; {task} alone"
+                alone.details["fallback"] = f"no chosen task could run; {' and '.join(tasks)}"
                 return alone
         return output
 
@@ -161,29 +164,7 @@ class LearnedPlanner(RetrievalPlanner):
             # a veto never empties a plan the rules made
             alone = [t for t in chosen if self.can_run(t)] or [m.task for m in evidence.found if m.task in scores]
             chosen = list(dict.fromkeys(kept + added)) or ([] if unjudged else list(dict.fromkeys(alone)))
-        chosen = self._with_makers(self._read_as_named(chosen + unjudged, parsed), scores, parsed)
-        covered = self._with_uncovered_clauses(chosen, evidence, parsed)
-        return chosen if covered == chosen else self._with_makers(covered, scores, parsed)
-
-    def _with_uncovered_clauses(self, chosen: list[str], evidence: Evidence, parsed: ParsedRequest) -> list[str]:
-        """A clause that no chosen task is asked for in, whose own best task the scorers rate at the detector's
-        threshold or more, asks for that task ("... which can then inspire a text creation based on this table"):
-        in a long request a task asked for in one clause is diluted in the request-wide evidence."""
-        if len(parsed.clauses) < 2:
-            return chosen
-        tasks, by_clause = self.model.tasks, evidence.clause_scores
-        asked = {parsed.clause_at(m.start) for m in evidence.found if m.task in chosen}
-        asked |= {int(by_clause[:, tasks.index(t)].argmax()) for t in chosen
-                  if t in tasks and not any(m.task == t for m in evidence.found)}
-        out = list(chosen)
-        for k, row in enumerate(by_clause):
-            if parsed.in_quote(parsed.clauses[k].start):  # a pasted text's sentence ("Summarize: ... a reply.")
-                continue
-            best = tasks[int(row.argmax())]
-            if k not in asked and row.max() >= self.threshold and best not in out and best in self.tasks \
-                    and self.can_run(best):
-                out.append(best)
-        return out
+        return self._with_makers(self._read_as_named(chosen + unjudged, parsed), scores, parsed)
 
     def _read_as_named(self, chosen: list[str], parsed: ParsedRequest) -> list[str]:
         """A chosen task that reads a kind of file the request never names nor any chosen task makes, where the
@@ -205,12 +186,13 @@ class LearnedPlanner(RetrievalPlanner):
                 out[i] = swap
         return out
 
-    def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest) -> list[str]:
+    def _with_makers(self, chosen: list[str], scores: dict[str, float], parsed: ParsedRequest,
+                     floor: float = ASKS_NOTHING) -> list[str]:
         """A chosen task whose input nothing in the request gives ("...and tell me about it in a spoken
         clip" has no text to speak, but names a photo no chosen task reads) gets the likeliest task that
         makes that input from the unread file; with no such file, the likeliest task that makes it from the
-        request's words, if the detector sees any sign of it (a poem, then "tell me what kind of sound the
-        recording is", reads the poem aloud first): the plan is one the tasks' types can run."""
+        request's words, if the detector scores it at `floor` or more (a poem, then "tell me what kind of sound
+        the recording is", reads the poem aloud first): the plan is one the tasks' types can run."""
         out = list(chosen)
         named = {f.kind for f in parsed.files + parsed.history}  # files this request or an earlier turn names
         for task in chosen:
@@ -227,7 +209,7 @@ class LearnedPlanner(RetrievalPlanner):
                 needs = {t: {TASKS[t].inputs[s] for s in TASKS[t].required} for t in able}
                 makers = [t for t in able if needs[t] & set(unread)]
                 if not makers and "text" in at_hand:  # no file to start from: the request's words
-                    makers = [t for t in able if needs[t] == {"text"} and scores[t] >= ASKS_NOTHING]
+                    makers = [t for t in able if needs[t] == {"text"} and scores[t] >= floor]
                 if makers:  # a maker that needs nothing but the file first (no question to invent)
                     out.append(max(makers, key=lambda t: (needs[t] <= set(unread), scores[t])))
         return out

@@ -21,6 +21,7 @@ from langchain_hugginggpt.planning.bank import ExampleBank
 from langchain_hugginggpt.planning.cues import Mention, find_mentions
 from langchain_hugginggpt.planning.families import FAMILIES
 from langchain_hugginggpt.planning.phrasebook import PhraseClassifier
+from langchain_hugginggpt.planning.request import question_in
 from langchain_hugginggpt.planning.steps import Step, drop_unfilled, means_first, ordered_plan, per_listed_input
 from langchain_hugginggpt.planning.text import (
     OUTPUT_REF,
@@ -110,20 +111,24 @@ class RetrievalPlanner:
         self._relink(steps, parsed)
         name_languages(steps, parsed)
         # Last resort for text: what an earlier turn answered, when the request points back at it
-        # ("now read that aloud"), else the request itself.
+        # ("now read that aloud"), else what the request itself gives (`_words_for`).
         last_text = (earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request)
                      else None) or request
         for step in steps:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
-                step.args["text"] = last_text
+                step.args["text"] = last_text if last_text is not request else _words_for(step, parsed)
         planned, steps = steps, drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
         question = next((s for s in planned if s.task == FAMILIES["question"]["text"]), None)
-        if (not steps and question and "conversational" in self.tasks and not parsed.files
+        asked = question_in(parsed)
+        if (not steps and (question or asked and not planned) and "conversational" in self.tasks and not parsed.files
                 and not _SMALL_TALK.search(request)):
-            # A question with no text or file to answer it from ("could you tell me more about the Louvre?") goes to
-            # the conversational model, which answers from what it knows, rather than to no plan at all; a question
+            # A question with no text or file to answer it from ("could you tell me more about the Louvre?"), or one
+            # no task was found for ("I have a question about smart homes: which lights are best?"), goes to the
+            # conversational model, which answers from what it knows, rather than to no plan at all; a question
             # about the assistant itself ("how are you?") is chit-chat, which the chat model answers without a plan.
-            steps = [Step("conversational", question.mention, question.lo, question.hi, {"text": request})]
+            mention = question.mention if question else Mention("conversational", 0, 0, 0.5, "a question")
+            lo, hi = (question.lo, question.hi) if question else (0, len(request))
+            steps = [Step("conversational", mention, lo, hi, {"text": asked or request})]
         plan = ordered_plan(per_listed_input(steps, parsed))
         plan = validate_plan(plan, self.tasks).plan if plan.tasks else plan
         confidence, nearest = self._confidence(request, steps)
@@ -283,6 +288,17 @@ class RetrievalPlanner:
             mine, theirs = {s.task for s in steps}, {t.task for t in nearest[0][1].tasks}
             agreement = len(mine & theirs) / len(mine | theirs) if theirs else 0.0
         return round(0.6 * cue + 0.4 * agreement, 3), nearest[0][0] if nearest else None
+
+
+def _words_for(step: Step, parsed: ParsedRequest) -> str:
+    """The text a step with no words of its own reads from the request: a conversational step the question the
+    request asks ("I need help with my homework. When did the battle take place?"); else the quote named last
+    before the step, or the first one (several steps may read one pasted text); else the whole request."""
+    if step.task == "conversational" and (question := question_in(parsed)):
+        return question
+    before = [q for q in parsed.quotes if q.start < step.mention.start]
+    quote = (before or parsed.quotes)[-1 if before else 0] if parsed.quotes else None
+    return quote.value if quote is not None else parsed.text
 
 
 def _fallback_input(parsed: ParsedRequest, steps: list[Step], last_text: str, kind: str) -> str | None:

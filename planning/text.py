@@ -75,7 +75,8 @@ def parse(text: str, history: list[Resource] | None = None) -> ParsedRequest:
     for match in QUOTE_RE.finditer(text):
         if _inside(urls, match.start()):
             continue
-        inner = next(g for g in match.groups() if g is not None).strip()
+        # a comma a writer put inside the quotes ('born in 1990 in Paris,' and ...) ends the sentence, not the text
+        inner = next(g for g in match.groups() if g is not None).strip().rstrip(",;").rstrip()
         if FILE_RE.fullmatch(inner) and file_kind(inner) != "text" or URL_RE.fullmatch(inner):
             files.append(Resource(inner, file_kind(inner), match.start(), match.end()))
             spans.append((match.start(), match.end(), _LABEL[files[-1].kind]))

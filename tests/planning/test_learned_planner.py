@@ -379,32 +379,6 @@ def test_the_fitted_tfidf_transforms_as_scikit_learn_does(corpus, options):
     assert (expected > 0).sum(axis=1).min() == 0 and (expected > 0).sum() > 1000  # both cases are exercised
 
 
-def test_a_clause_no_chosen_task_is_asked_in_adds_its_own_best_task():
-    """In a long request a task asked for in one clause is diluted in the request-wide evidence: a clause
-    that no chosen task is asked in adds the task its own words score at the detector's threshold."""
-    from langchain_hugginggpt.planning.cues import Mention
-    from langchain_hugginggpt.planning.detector import Evidence
-
-    planner = LearnedPlanner()
-    tasks = planner.model.tasks
-    parsed = parse("Transcribe talk.wav. I want the key terms marked. Then a text creation from those terms.")
-    assert len(parsed.clauses) == 3
-    by_clause = np.zeros((3, len(tasks)), np.float32)
-    by_clause[0, tasks.index("automatic-speech-recognition")] = 0.99
-    by_clause[1, tasks.index("token-classification")] = 0.9
-    by_clause[2, tasks.index("text-generation")] = 0.69  # under the threshold: not added
-    found = [Mention("automatic-speech-recognition", 0, 10, 1.0, "Transcribe")]
-    evidence = Evidence(np.zeros((len(tasks), 1), np.float32), found, found, by_clause)
-    assert planner._with_uncovered_clauses(["automatic-speech-recognition"], evidence, parsed) == [
-        "automatic-speech-recognition", "token-classification"]
-    by_clause[2, tasks.index("text-generation")] = 0.75
-    assert planner._with_uncovered_clauses(["automatic-speech-recognition"], evidence, parsed) == [
-        "automatic-speech-recognition", "token-classification", "text-generation"]
-    # a clause a chosen task is asked in adds nothing, however its other scores run
-    by_clause[0, tasks.index("summarization")] = 0.999
-    assert "summarization" not in planner._with_uncovered_clauses(["automatic-speech-recognition"], evidence, parsed)
-
-
 def test_the_sentences_of_a_pasted_text_ask_for_nothing():
     """'...The mayor promised a reply.' inside the text to summarize planned a chat reply to the summary."""
     request = ("Summarize: The committee met on Monday. Budgets were cut by ten percent. The new park opens in May. "
