@@ -92,6 +92,50 @@ def test_a_request_that_asks_nothing_gets_no_task_and_one_that_asks_gets_one(sli
     assert slice_planner.plan("Please caption holiday.jpg").plan.tasks
 
 
+@pytest.mark.parametrize("request_, plan", [
+    # a chat step with no words of its own answers the question the request asks, not the whole request
+    ("Hello, I need help with my history assignment. When did the Battle of Waterloo take place?",
+     [("conversational", {"text": "When did the Battle of Waterloo take place?"})]),
+    # a question no task was found for goes to the chat model rather than to no plan
+    ("I have a question about smart home devices: what is the best choice for beginner users to control lights?",
+     [("conversational", {"text": "what is the best choice for beginner users to control lights?"})]),
+])
+def test_a_question_goes_to_the_chat_model_as_itself(request_, plan):
+    assert [(t.task, t.args) for t in LearnedPlanner().plan(request_).plan.tasks] == plan
+
+
+@pytest.mark.parametrize("chatter", ["Hello!", "How are you today?", "What can you do?", "Good morning! Who are you?"])
+def test_chit_chat_still_gets_no_plan(chatter):
+    assert LearnedPlanner().plan(chatter).plan.tasks == []
+
+
+def test_a_second_step_reads_the_quote_the_first_one_reads():
+    """'Generate an image from the key entities in the text': the entity tagger reads the pasted text the image
+    step also reads, not the whole request."""
+    request = ("I have a text: 'In 2021, John and Lisa visited the Eiffel Tower in Paris during a sunny day.' I want to "
+               "generate an image based on the key entities mentioned in the text, then modify the image to include a "
+               "red balloon on Lisa's hand and finally segment the objects in the image.")
+    texts = {t.task: t.args.get("text") for t in LearnedPlanner().plan(request).plan.tasks}
+    assert texts["token-classification"] == "In 2021, John and Lisa visited the Eiffel Tower in Paris during a sunny day."
+
+
+def test_a_task_without_its_input_is_planned_with_the_task_that_makes_it_from_a_quote():
+    """'The emotions in the statement ...': nothing chosen can run without a recording, so the fallback plans the
+    emotion classifier with the step that speaks the statement first. With no quote ("make it brighter") no picture
+    is invented from the request's words."""
+
+    class PicksAnAudioTask(LearnedPlanner):
+        def _chosen(self, parsed, evidence):
+            return ["audio-classification"]  # needs a recording this request does not have
+
+    planner = PicksAnAudioTask()
+    output = planner.plan("I would like to determine the emotions in the following statement: 'I cannot believe it!'")
+    assert [(t.task, t.args) for t in output.plan.tasks] == [
+        ("text-to-speech", {"text": "I cannot believe it!"}), ("audio-classification", {"audio": "<resource>-0"})]
+    assert "text-to-speech" in output.details["fallback"]
+    assert not any(t.task == "text-to-image" for t in LearnedPlanner().plan("make it brighter").plan.tasks)
+
+
 def test_a_chosen_task_that_cannot_run_gives_way_to_one_that_can():
     """Never an empty plan for a request that asks for a task: where nothing chosen can run, the likeliest
     task that can run alone is planned (and says so)."""

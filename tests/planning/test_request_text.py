@@ -10,6 +10,8 @@ from langchain_hugginggpt.planning.text import parse
     ("Draw 'a cabin at the river's edge' for me.", ["a cabin at the river's edge"]),
     ("Translate 'good' and 'bad' into French.", ["good", "bad"]),
     ("I've got a dog and it's fine, isn't it?", []),
+    # a comma the writer put inside the quotes ends the sentence, not the text
+    ("I have a text, 'John Doe was born in 1990 in New York City,' and want its names.", ["John Doe was born in 1990 in New York City"]),
 ])
 def test_quotes(request_, quotes):
     assert [q.value for q in parse(request_).quotes] == quotes
