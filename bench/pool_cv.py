@@ -7,6 +7,8 @@ cross-validation on ids, and the measuring sets, old planner against new.
     python bench/pool_cv.py speed --old DIR         # planning time, old (DIR: the models before the pool) and new
     python bench/pool_cv.py weight 0 0.3 1           # how much a pool row counts: corpus round 7 and pool fold 1 of 3
                                                      # held out, and hf_dev (the setting is chosen here)
+    python bench/pool_cv.py links                    # the link model as a logistic regression and as boosted trees,
+                                                     # on the same split
     hugginggpt train planner --out /tmp/new/task_detector.npz     # retrained on the corpus and the pool, then
     python bench/pool_cv.py sets --label new --no-pool --detector /tmp/new/task_detector.npz --links /tmp/new/link_model.npz
 
@@ -35,7 +37,7 @@ from typing import Any
 from langchain_hugginggpt.planning.taskbench import HF_DEV, HF_TOOLS, ToolSet, load_samples, predict, report
 from langchain_hugginggpt.planning.learned import LearnedPlanner
 from langchain_hugginggpt.planning.detector import DETECTOR_MODEL
-from langchain_hugginggpt.planning.links import LINK_MODEL
+from langchain_hugginggpt.planning.links import ADD, KEEP, LINK_MODEL, LinkModel
 from langchain_hugginggpt.planning.corpus import pool_rows
 from langchain_hugginggpt.planning.training import (
     POOL_WEIGHT, STACK_GROUPS, Embedder, fit_detector, fit_links, fit_planner, link_rows, row_weights, training_rows)
@@ -162,6 +164,61 @@ def run_weights(weights: list[float], log, held_round: int = 7, fold: int = 1, k
     return out
 
 
+class LogisticLinks(LinkModel):
+    """The link model before the trees: a logistic regression (C=1) over the same features."""
+
+    def __init__(self, rows: list, weights: list[float]) -> None:
+        from sklearn.feature_extraction import DictVectorizer
+        from sklearn.linear_model import LogisticRegression
+
+        feats, labels = zip(*rows)
+        self.vectorizer = DictVectorizer().fit(feats)
+        self.regression = LogisticRegression(C=1.0, max_iter=5000).fit(
+            self.vectorizer.transform(feats), labels, sample_weight=weights)
+        self.keep, self.add = KEEP, ADD
+
+    def probabilities(self, rows):
+        return self.regression.predict_proba(self.vectorizer.transform(rows))[:, 1]
+
+
+def run_links(log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[str, Any]:
+    """The link model as a logistic regression and as boosted trees, on the split of `weight` (the detector trained
+    as `train planner` does, at POOL_WEIGHT, without corpus round `held_round` and pool fold `fold`): how well each
+    ranks the held-out rows' candidate links (AUC), and the held-out sets planned with each."""
+    from sklearn.metrics import roc_auc_score
+
+    tools = ToolSet.load(HF_TOOLS)
+    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
+    rows = training_rows()
+    held = [fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round for w, s, is_pool in rows]
+    train = [r for r, h in zip(rows, held) if not h]
+    weights = row_weights(train)
+    start = time.perf_counter()
+    detector = fit_detector([s for _, s, _ in train], [w for w, _, _ in train], embed=Embedder(), weights=weights,
+                            folds=STACK_GROUPS)
+    candidates = link_rows([s for _, s, _ in rows], detector)
+    log(f"detector and link rows in {time.perf_counter() - start:.0f} s")
+    fitted = [c for c, h in zip(candidates, held) if not h]
+    forms = {"logistic regression": LogisticLinks([r for rs in fitted for r in rs],
+                                                  [w for rs, w in zip(fitted, weights) for _ in rs]),
+             "boosted trees": fit_links(fitted, weights)}
+    tested = [r for c, h in zip(candidates, held) if h for r in c]
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = {f"corpus round {held_round}": [s for (w, s, p), h in zip(rows, held) if h and not p],
+                f"pool fold {fold} of {k}": [s for (w, s, p), h in zip(rows, held) if h and p],
+                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
+    out: dict[str, Any] = {}
+    for name, links in forms.items():
+        auc = roc_auc_score([y for _, y in tested], links.probabilities([f for f, _ in tested]))
+        planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
+        out[name] = {"held_out_link_auc": round(float(auc), 4), **{
+            n: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
+            for n, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}}
+        log(f"{name}: AUC {auc:.4f} " + json.dumps(
+            {n: [r["node_f1"], r["edge_f1"], r["arg_value_f1"]] for n, r in out[name].items() if isinstance(r, dict)}))
+    return out
+
+
 def run_speed(old: Path, log) -> dict[str, Any]:
     """Old and new planner side by side: each request planned by one, then the other (so a change of load
     falls on both), after a warm-up; the median milliseconds per set."""
@@ -209,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     weight.add_argument("weights", type=float, nargs="+")
     weight.add_argument("--round", type=int, default=7, help="the corpus writing round held out (default 7)")
     weight.add_argument("--fold", type=int, default=1, help="the pool fold held out, of 3 (default 1)")
+    sub.add_parser("links", help="the link model as a logistic regression and as boosted trees, "
+                                 "corpus round 7 and pool fold 1 held out")
     speed = sub.add_parser("speed", help="the old and the shipped planner's planning time, side by side")
     speed.add_argument("--old", type=Path, required=True, metavar="DIR", help="the models before the pool")
     args = parser.parse_args(argv)
@@ -217,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         key, result = f"sets {args.label}", run_sets(args.label, not args.no_pool, log, args.detector, args.links)
     elif args.what == "speed":
         key, result = "speed, old and new side by side", run_speed(args.old, log)
+    elif args.what == "links":
+        key, result = "link model forms, corpus round 7 and pool fold 1 of 3 held out", run_links(log)
     elif args.what == "weight":
         key = (f"pool weight {' '.join(map(str, args.weights))}, corpus round {args.round} and pool fold {args.fold} "
                "of 3 held out")
