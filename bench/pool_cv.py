@@ -173,6 +173,7 @@ class LogisticLinks(LinkModel):
 
         feats, labels = zip(*rows)
         self.vectorizer = DictVectorizer().fit(feats)
+        self.index = self.vectorizer.vocabulary_  # the features it knows (`knows`)
         self.regression = LogisticRegression(C=1.0, max_iter=5000).fit(
             self.vectorizer.transform(feats), labels, sample_weight=weights)
         self.keep, self.add = KEEP, ADD

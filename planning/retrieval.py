@@ -112,14 +112,13 @@ class RetrievalPlanner:
         name_languages(steps, parsed)
         # Last resort for text: what an earlier turn answered, when the request points back at it
         # ("now read that aloud"), else what the request itself gives (`_words_for`).
-        last_text = (earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request)
-                     else None) or request
+        earlier = earlier_answer(chat_history) if RESULT_REF.search(request) or OUTPUT_REF.search(request) else None
         for step in steps:
             if "text" in TASKS[step.task].required and not step.args.get("text"):
-                step.args["text"] = last_text if last_text is not request else _words_for(step, parsed)
-        planned, steps = steps, drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, last_text))
+                step.args["text"] = earlier or _words_for(parsed, step)
+        planned, steps = steps, drop_unfilled(steps, functools.partial(_fallback_input, parsed, steps, earlier))
         question = next((s for s in planned if s.task == FAMILIES["question"]["text"]), None)
-        asked = question_in(parsed)
+        asked = question_in(parsed) if not steps else None
         if (not steps and (question or asked and not planned) and "conversational" in self.tasks and not parsed.files
                 and not _SMALL_TALK.search(request)):
             # A question with no text or file to answer it from ("could you tell me more about the Louvre?"), or one
@@ -290,21 +289,21 @@ class RetrievalPlanner:
         return round(0.6 * cue + 0.4 * agreement, 3), nearest[0][0] if nearest else None
 
 
-def _words_for(step: Step, parsed: ParsedRequest) -> str:
+def _words_for(parsed: ParsedRequest, step: Step | None = None) -> str:
     """The text a step with no words of its own reads from the request: a conversational step the question the
     request asks ("I need help with my homework. When did the battle take place?"); else the quote named last
-    before the step, or the first one (several steps may read one pasted text); else the whole request."""
-    if step.task == "conversational" and (question := question_in(parsed)):
+    before the step (without a step, the first one: several steps may read one pasted text); else the request."""
+    if step is not None and step.task == "conversational" and (question := question_in(parsed)):
         return question
-    before = [q for q in parsed.quotes if q.start < step.mention.start]
-    quote = (before or parsed.quotes)[-1 if before else 0] if parsed.quotes else None
+    before = [q for q in parsed.quotes if step is not None and q.start < step.mention.start]
+    quote = before[-1] if before else (parsed.quotes[0] if parsed.quotes else None)
     return quote.value if quote is not None else parsed.text
 
 
-def _fallback_input(parsed: ParsedRequest, steps: list[Step], last_text: str, kind: str) -> str | None:
+def _fallback_input(parsed: ParsedRequest, steps: list[Step], earlier: str | None, kind: str) -> str | None:
     """What a step takes in place of a dropped step's output: a quote no step uses, else the planner's last
-    resort for any text (an earlier turn's answer the request points back at, else the request), for a text;
+    resort for any text (an earlier turn's answer the request points back at, else `_words_for`), for a text;
     the request's (or an earlier turn's) file, for a file."""
     if kind == "text":
-        return next(iter(spare_quotes(parsed, steps)), last_text)
+        return next(iter(spare_quotes(parsed, steps)), None) or earlier or _words_for(parsed)
     return next((f.value for f in parsed.files + parsed.history if f.kind == kind), None)

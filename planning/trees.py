@@ -36,7 +36,9 @@ class BoostedTrees:
 
     @classmethod
     def from_sklearn(cls, model: Any) -> "BoostedTrees":
-        """The trees of a fitted binary `HistGradientBoostingClassifier` (numeric features, no missing values)."""
+        """The trees of a fitted binary `HistGradientBoostingClassifier` (numeric features, no missing values).
+        Its trees are private attributes: tests/planning/test_link_model.py checks the copy against
+        `predict_proba`, so a scikit-learn release that changes them fails there, not in use."""
         parts: dict[str, list] = {name: [] for name in _FIELDS}
         roots, offset, depth = [], 0, 0
         for (tree,) in model._predictors:  # one tree per iteration for a binary target
