@@ -9,7 +9,8 @@ TaskBench's own requests, the rest as the retrieval planner does it.
    across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py).
 2. Where each task is asked for (its place in the request decides the order and which words and
    files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
-   task's input type no other task holds, else the clause the scorers rate highest for the task.
+   task's input type no other task holds, else the clause the scorers rate highest for the task, at the
+   part of it between commas the TF-IDF scorer rates highest (a clause may list several steps).
 3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py), then a second
    look at each link by the link model (links.py), learned from the gold links of the corpus and the pool.
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -34,9 +36,13 @@ from langchain_hugginggpt.planning.links import LINK_MODEL, LinkModel
 from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 from langchain_hugginggpt.planning.steps import Step
 from langchain_hugginggpt.planning.base import PlannerOutput
+from langchain_hugginggpt.planning.taskset import model_text
 from langchain_hugginggpt.planning.text import ParsedRequest, history_files, parse
 from langchain_hugginggpt.core.schema import Plan
 from langchain_hugginggpt.core.tasks import TASKS
+
+
+_PART = re.compile(r"[^,]+")
 
 
 def _media(task: str) -> set[str]:
@@ -231,12 +237,19 @@ class LearnedPlanner(RetrievalPlanner):
 
     def _anchor(self, parsed: ParsedRequest, task: str, found: Sequence[Mention], evidence: Evidence) -> Mention:
         """Where a task no cue names is asked for: a file of its input type at no other task's cue,
-        else the clause the scorers rate highest for it."""
+        else the clause the scorers rate highest for it (the part of it between commas that reads most like it)."""
         kinds = {TASKS[task].inputs[slot] for slot in TASKS[task].required} - {"text"}
         claimed = {(m.start, m.end) for m in found}
         for file in parsed.files:
             if file.kind in kinds and (file.start, file.stop) not in claimed:
                 return Mention(task, file.start, file.stop, 0.5, f"{file.kind} file for {task}")
-        clauses = parsed.clauses
-        best = int(evidence.clause_scores[:, self.model.tasks.index(task)].argmax()) if len(clauses) > 1 else 0
-        return Mention(task, clauses[best].start, clauses[best].start, 0.5, f"clause for {task}")
+        clauses, column = parsed.clauses, self.model.tasks.index(task)
+        clause = clauses[int(evidence.clause_scores[:, column].argmax()) if len(clauses) > 1 else 0]
+        # a clause may list several steps ("then convert the speech to text, convert the text back to speech"): the
+        # task is asked for in the comma-separated part its TF-IDF scorer rates highest, which places it among them
+        parts = [(clause.start + p.start() + len(p.group()) - len(p.group().lstrip()), p.group())
+                 for p in _PART.finditer(clause.text) if p.group().strip()]
+        at = clause.start
+        if len(parts) > 1:
+            at = parts[int(self.model.tfidf.probabilities([model_text(t) for _, t in parts])[:, column].argmax())][0]
+        return Mention(task, at, at, 0.5, f"clause for {task}")

@@ -119,6 +119,26 @@ def test_a_second_step_reads_the_quote_the_first_one_reads():
     assert texts["token-classification"] == "In 2021, John and Lisa visited the Eiffel Tower in Paris during a sunny day."
 
 
+def test_a_task_no_cue_names_is_placed_in_its_own_part_of_a_clause():
+    """'then convert the speech to text, convert the text back to speech': one clause, two steps. The speech step
+    (which no cue names) is placed in the part after the comma, so it reads the transcript instead of the
+    transcriber reading its recording; the emotion step reads the new recording."""
+    request = ("I have an example.wav file of a person speaking with background noise. Please improve the audio quality "
+               "by removing the noise, then convert the speech to text, convert the text back to speech with a "
+               "different voice, and finally, identify the emotion from the new audio.")
+    planner = LearnedPlanner()
+    parsed = parse(request)
+    evidence = planner.model.evidence(parsed, planner)
+    assert not any(m.task == "text-to-speech" for m in evidence.found)  # the case this placement is for
+    anchor = planner._anchor(parsed, "text-to-speech", evidence.found, evidence)
+    assert request[anchor.start:].startswith("convert the text back to speech")
+    steps = [(t.task, t.args) for t in planner.plan(request).plan.tasks]
+    assert steps == [("audio-to-audio", {"audio": "example.wav"}),
+                     ("automatic-speech-recognition", {"audio": "<resource>-0"}),
+                     ("text-to-speech", {"text": "<resource>-1"}),
+                     ("audio-classification", {"audio": "<resource>-2"})]
+
+
 def test_a_task_without_its_input_is_planned_with_the_task_that_makes_it_from_a_quote():
     """'The emotions in the statement ...': nothing chosen can run without a recording, so the fallback plans the
     emotion classifier with the step that speaks the statement first. With no quote ("make it brighter") no picture
