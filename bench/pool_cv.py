@@ -9,6 +9,8 @@ cross-validation on ids, and the measuring sets, old planner against new.
                                                      # held out, and hf_dev (the setting is chosen here)
     python bench/pool_cv.py links                    # the link model as a logistic regression and as boosted trees,
                                                      # on the same split
+    python bench/pool_cv.py placement                # where each step is placed, round 4's way and this round's,
+                                                     # on the same split, and their planning time
     hugginggpt train planner --out /tmp/new/task_detector.npz     # retrained on the corpus and the pool, then
     python bench/pool_cv.py sets --label new --no-pool --detector /tmp/new/task_detector.npz --links /tmp/new/link_model.npz
 
@@ -182,6 +184,30 @@ class LogisticLinks(LinkModel):
         return self.regression.predict_proba(self.vectorizer.transform(rows))[:, 1]
 
 
+def _fold_split(log, held_round: int, fold: int, k: int) -> tuple[list, list[bool], Any, list, dict[str, list]]:
+    """The split of `weight` trained as `train planner` does without corpus round `held_round` and pool fold `fold`:
+    (rows, which are held out, the detector, every row's candidate links, the held-out sets and hf_dev)."""
+    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
+    rows = training_rows()
+    held = [fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round for w, s, is_pool in rows]
+    train = [r for r, h in zip(rows, held) if not h]
+    start = time.perf_counter()
+    detector = fit_detector([s for _, s, _ in train], [w for w, _, _ in train], embed=Embedder(),
+                            weights=row_weights(train), folds=STACK_GROUPS)
+    candidates = link_rows([s for _, s, _ in rows], detector)
+    log(f"detector and link rows in {time.perf_counter() - start:.0f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = {f"corpus round {held_round}": [s for (w, s, p), h in zip(rows, held) if h and not p],
+                f"pool fold {fold} of {k}": [s for (w, s, p), h in zip(rows, held) if h and p],
+                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
+    return rows, held, detector, candidates, sets
+
+
+def _planned(planner: Any, sets: dict[str, list], tools: ToolSet) -> dict[str, Any]:
+    return {n: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
+            for n, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}
+
+
 def run_links(log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[str, Any]:
     """The link model as a logistic regression and as boosted trees, on the split of `weight` (the detector trained
     as `train planner` does, at POOL_WEIGHT, without corpus round `held_round` and pool fold `fold`): how well each
@@ -189,34 +215,70 @@ def run_links(log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[str, 
     from sklearn.metrics import roc_auc_score
 
     tools = ToolSet.load(HF_TOOLS)
-    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
-    rows = training_rows()
-    held = [fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round for w, s, is_pool in rows]
-    train = [r for r, h in zip(rows, held) if not h]
-    weights = row_weights(train)
-    start = time.perf_counter()
-    detector = fit_detector([s for _, s, _ in train], [w for w, _, _ in train], embed=Embedder(), weights=weights,
-                            folds=STACK_GROUPS)
-    candidates = link_rows([s for _, s, _ in rows], detector)
-    log(f"detector and link rows in {time.perf_counter() - start:.0f} s")
+    rows, held, detector, candidates, sets = _fold_split(log, held_round, fold, k)
+    weights = row_weights([r for r, h in zip(rows, held) if not h])
     fitted = [c for c, h in zip(candidates, held) if not h]
     forms = {"logistic regression": LogisticLinks([r for rs in fitted for r in rs],
                                                   [w for rs, w in zip(fitted, weights) for _ in rs]),
              "boosted trees": fit_links(fitted, weights)}
     tested = [r for c, h in zip(candidates, held) if h for r in c]
-    with tempfile.TemporaryDirectory() as tmp:
-        sets = {f"corpus round {held_round}": [s for (w, s, p), h in zip(rows, held) if h and not p],
-                f"pool fold {fold} of {k}": [s for (w, s, p), h in zip(rows, held) if h and p],
-                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
     out: dict[str, Any] = {}
     for name, links in forms.items():
         auc = roc_auc_score([y for _, y in tested], links.probabilities([f for f, _ in tested]))
-        planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
-        out[name] = {"held_out_link_auc": round(float(auc), 4), **{
-            n: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
-            for n, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}}
+        out[name] = {"held_out_link_auc": round(float(auc), 4),
+                     **_planned(LearnedPlanner(detector, tasks=tools.our_tasks(), links=links), sets, tools)}
         log(f"{name}: AUC {auc:.4f} " + json.dumps(
             {n: [r["node_f1"], r["edge_f1"], r["arg_value_f1"]] for n, r in out[name].items() if isinstance(r, dict)}))
+    return out
+
+
+class ClauseStartPlanner(LearnedPlanner):
+    """The placement of round 4: a task no cue names at the start of the clause the scorers rate highest for it
+    (before every other step that clause lists); a task the rules name more than once at the rules' choice of
+    mention (the first, or a restatement)."""
+
+    def _anchor(self, parsed, task, found, evidence):
+        mention = super()._anchor(parsed, task, found, evidence)
+        if not mention.cue.startswith("clause"):
+            return mention
+        clause = parsed.clauses[parsed.clause_at(mention.start)]
+        return type(mention)(task, clause.start, clause.start, mention.weight, mention.cue)
+
+    def _one_mention_each(self, found, parsed):
+        return found
+
+
+class CommaPartAnchorPlanner(ClauseStartPlanner):
+    """The first change alone: a task no cue names in its own comma-separated part of the clause."""
+
+    _anchor = LearnedPlanner._anchor
+
+
+def run_placement(log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[str, Any]:
+    """Where each step is placed, round 4's way and with each of this round's two changes (planning/learned.py:
+    a task no cue names in the comma-separated part of its clause that reads most like it; of a task's several
+    mentions, the one whose part reads most like it), on the split of `weight`, the link model trained on the
+    other rows; then their planning time, each hf_dev request planned by each in turn."""
+    tools = ToolSet.load(HF_TOOLS)
+    rows, held, detector, candidates, sets = _fold_split(log, held_round, fold, k)
+    links = fit_links([c for c, h in zip(candidates, held) if not h], row_weights([r for r, h in zip(rows, held) if not h]))
+    planners = {"round 4": ClauseStartPlanner(detector, tasks=tools.our_tasks(), links=links),
+                "anchor in its comma part": CommaPartAnchorPlanner(detector, tasks=tools.our_tasks(), links=links),
+                "and the mention whose comma part reads most like the task (shipped)":
+                    LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)}
+    out: dict[str, Any] = {}
+    for name, planner in planners.items():
+        out[name] = _planned(planner, sets, tools)
+        log(f"{name}: " + json.dumps({n: [r["node_f1"], r["edge_f1"], r["arg_value_f1"]] for n, r in out[name].items()}))
+    for name in (n for n in sets if n.startswith("hf_dev")):
+        times: dict[str, list[float]] = {p: [] for p in planners}
+        for sample in sets[name]:
+            for key, planner in planners.items():
+                start = time.perf_counter()
+                planner.plan(sample.request)
+                times[key].append((time.perf_counter() - start) * 1000)
+        out[f"median ms, {name}"] = {p: round(statistics.median(v), 2) for p, v in times.items()}
+        log(f"{name}: median ms " + json.dumps(out[f"median ms, {name}"]))
     return out
 
 
@@ -269,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     weight.add_argument("--fold", type=int, default=1, help="the pool fold held out, of 3 (default 1)")
     sub.add_parser("links", help="the link model as a logistic regression and as boosted trees, "
                                  "corpus round 7 and pool fold 1 held out")
+    sub.add_parser("placement", help="where each step is placed, round 4's way and this round's, "
+                                     "corpus round 7 and pool fold 1 held out")
     speed = sub.add_parser("speed", help="the old and the shipped planner's planning time, side by side")
     speed.add_argument("--old", type=Path, required=True, metavar="DIR", help="the models before the pool")
     args = parser.parse_args(argv)
@@ -279,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         key, result = "speed, old and new side by side", run_speed(args.old, log)
     elif args.what == "links":
         key, result = "link model forms, corpus round 7 and pool fold 1 of 3 held out", run_links(log)
+    elif args.what == "placement":
+        key, result = "placement, corpus round 7 and pool fold 1 of 3 held out", run_placement(log)
     elif args.what == "weight":
         key = (f"pool weight {' '.join(map(str, args.weights))}, corpus round {args.round} and pool fold {args.fold} "
                "of 3 held out")

@@ -8,7 +8,8 @@ TaskBench's own requests, the rest as the retrieval planner does it.
    threshold alone (at least the most likely one). Both settings were chosen by cross-validation
    across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py).
 2. Where each task is asked for (its place in the request decides the order and which words and
-   files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
+   files are its own): the rule mention that found it (of several, the one whose comma-separated part reads
+   most like the task), else a cue the rules dropped, else a file of the
    task's input type no other task holds, else the clause the scorers rate highest for the task, at the
    part of it between commas the TF-IDF scorer rates highest (a clause may list several steps).
 3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py), then a second
@@ -37,12 +38,25 @@ from langchain_hugginggpt.planning.retrieval import RetrievalPlanner
 from langchain_hugginggpt.planning.steps import Step
 from langchain_hugginggpt.planning.base import PlannerOutput
 from langchain_hugginggpt.planning.taskset import model_text
+from langchain_hugginggpt.planning.request import Clause
 from langchain_hugginggpt.planning.text import ParsedRequest, history_files, parse
 from langchain_hugginggpt.core.schema import Plan
 from langchain_hugginggpt.core.tasks import TASKS
 
 
 _PART = re.compile(r"[^,]+")
+
+
+def _parts(clause: Clause) -> list[tuple[int, str]]:
+    """A clause's comma-separated parts: (where each starts in the request, its words)."""
+    return [(clause.start + p.start() + len(p.group()) - len(p.group().lstrip()), p.group().strip())
+            for p in _PART.finditer(clause.text) if p.group().strip()]
+
+
+def _part_at(parsed: ParsedRequest, at: int) -> str:
+    """The words of the comma-separated part of its clause that position `at` of the request is in."""
+    parts = _parts(parsed.clauses[parsed.clause_at(at)])
+    return next((text for start, text in reversed(parts) if start <= at), parts[0][1] if parts else "")
 
 
 def _media(task: str) -> set[str]:
@@ -227,7 +241,7 @@ class LearnedPlanner(RetrievalPlanner):
     def _steps(self, parsed: ParsedRequest) -> list[Step]:
         evidence = self.model.evidence(parsed, self)
         chosen = self._chosen(parsed, evidence)
-        found = [m for m in evidence.found if m.task in chosen]
+        found = self._one_mention_each([m for m in evidence.found if m.task in chosen], parsed)
         for task in chosen:
             if any(m.task == task for m in found):
                 continue
@@ -246,10 +260,27 @@ class LearnedPlanner(RetrievalPlanner):
         clauses, column = parsed.clauses, self.model.tasks.index(task)
         clause = clauses[int(evidence.clause_scores[:, column].argmax()) if len(clauses) > 1 else 0]
         # a clause may list several steps ("then convert the speech to text, convert the text back to speech"): the
-        # task is asked for in the comma-separated part its TF-IDF scorer rates highest, which places it among them
-        parts = [(clause.start + p.start() + len(p.group()) - len(p.group().lstrip()), p.group())
-                 for p in _PART.finditer(clause.text) if p.group().strip()]
-        at = clause.start
-        if len(parts) > 1:
-            at = parts[int(self.model.tfidf.probabilities([model_text(t) for _, t in parts])[:, column].argmax())][0]
+        # task is asked for in the comma-separated part that reads most like it, which places it among them
+        parts = _parts(clause)
+        at = parts[self._likeliest(task, [text for _, text in parts])][0] if len(parts) > 1 else clause.start
         return Mention(task, at, at, 0.5, f"clause for {task}")
+
+    def _likeliest(self, task: str, texts: list[str]) -> int:
+        """Which of `texts` (parts of the request) the TF-IDF scorer rates highest for `task`."""
+        return int(self.model.tfidf.probabilities([model_text(t) for t in texts])[:, self.model.tasks.index(task)].argmax())
+
+    def _one_mention_each(self, found: list[Mention], parsed: ParsedRequest) -> list[Mention]:
+        """A task the rules name more than once ("the sound quality is poor ... please enhance the audio quality")
+        keeps the mention whose comma-separated part reads most like it: where it is asked for, not described or
+        restated. (Against the rules' own choice, the first mention or a later restatement, on held-out rows:
+        docs/benchmarks.md.)"""
+        named: dict[str, list[int]] = {}
+        for k, m in enumerate(found):
+            if not m.implied and m.task in self.model.tasks:
+                named.setdefault(m.task, []).append(k)
+        dropped: set[int] = set()
+        for task, ks in named.items():
+            if len(ks) > 1:
+                best = ks[self._likeliest(task, [_part_at(parsed, found[k].start) for k in ks])]
+                dropped |= set(ks) - {best}
+        return [m for k, m in enumerate(found) if k not in dropped]

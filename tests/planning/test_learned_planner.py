@@ -139,6 +139,25 @@ def test_a_task_no_cue_names_is_placed_in_its_own_part_of_a_clause():
                      ("audio-classification", {"audio": "<resource>-2"})]
 
 
+def test_a_task_named_more_than_once_is_placed_where_it_is_asked_for():
+    """The audio cleaner's cues fire three times: 'the sound quality is poor' (a description), 'please enhance the
+    audio quality' (the request) and 'a new, clearer speech audio' (the last step's result). The step is placed at
+    the request, first, so the transcriber reads the cleaned recording and nothing cleans the new speech."""
+    request = ("I have an audio file example.wav that contains a recording of a conversation, but the sound quality is "
+               "poor and the speech is hard to understand. Please enhance the audio quality, transcribe the "
+               "conversation to text, and generate a new, clearer speech audio from the transcribed text.")
+    planner = LearnedPlanner()
+    parsed = parse(request)
+    found = planner.model.evidence(parsed, planner).found
+    assert len([m for m in found if m.task == "audio-to-audio"]) == 3
+    kept = [m for m in planner._one_mention_each(found, parsed) if m.task == "audio-to-audio"]
+    assert [request[m.start:m.end] for m in kept] == ["enhance"]
+    steps = [(t.task, t.args) for t in planner.plan(request).plan.tasks]
+    assert steps == [("audio-to-audio", {"audio": "example.wav"}),
+                     ("automatic-speech-recognition", {"audio": "<resource>-0"}),
+                     ("text-to-speech", {"text": "<resource>-1"})]
+
+
 def test_a_task_without_its_input_is_planned_with_the_task_that_makes_it_from_a_quote():
     """'The emotions in the statement ...': nothing chosen can run without a recording, so the fallback plans the
     emotion classifier with the step that speaks the statement first. With no quote ("make it brighter") no picture
