@@ -8,10 +8,10 @@ TaskBench's own requests, the rest as the retrieval planner does it.
    threshold alone (at least the most likely one). Both settings were chosen by cross-validation
    across the corpus's writing rounds and a check on our example bank (bench/planning_cv.py).
 2. Where each task is asked for (its place in the request decides the order and which words and
-   files are its own): the rule mention that found it (of several, the one whose comma-separated part reads
-   most like the task), else a cue the rules dropped, else a file of the
-   task's input type no other task holds, else the clause the scorers rate highest for the task, at the
-   part of it between commas the TF-IDF scorer rates highest (a clause may list several steps).
+   files are its own): the rule mention that found it, else a cue the rules dropped, else a file of the
+   task's input type no other task holds, else the clause the scorers rate highest for the task. Two
+   choices read the request's comma-separated parts with the TF-IDF scorer: of several mentions of a
+   task, the one whose part reads most like it; within a clause that lists several steps, the part.
 3. Slots, links and order: the retrieval planner's steps and wiring (wiring.py, steps.py), then a second
    look at each link by the link model (links.py), learned from the gold links of the corpus and the pool.
 
