@@ -146,24 +146,47 @@ def run_weights(weights: list[float], log, held_round: int = 7, fold: int = 1, k
     hf_dev in both wordings: the pool's gain on TaskBench's wording against its cost on ours, on data the fresh and
     generator-style sets never enter."""
     tools = ToolSet.load(HF_TOOLS)
-    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
-    rows = training_rows()
-    held = lambda w, s, is_pool: fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round  # noqa: E731
-    train = [r for r in rows if not held(*r)]
+    rows, held, sets = _held_out(held_round, fold, k)
+    pool_fold = f"pool fold {fold} of {k}"
+    sets = {(f"{n} (half)" if n == pool_fold else n): (v[::2] if n == pool_fold else v) for n, v in sets.items()}
+    train = [r for r, h in zip(rows, held) if not h]
     embed, out = Embedder(), {}
-    with tempfile.TemporaryDirectory() as tmp:
-        sets = {f"corpus round {held_round}": [s for w, s, p in rows if not p and held(w, s, p)],
-                f"pool fold {fold} of {k} (half)": [s for w, s, p in rows if p and held(w, s, p)][::2],
-                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
     for weight in weights:
         start = time.perf_counter()
         detector, links = fit_planner([r for r in train if weight > 0 or not r[2]], weight, embed, STACK_GROUPS)
-        planner = LearnedPlanner(detector, tasks=tools.our_tasks(), links=links)
-        out[f"pool weight {weight}"] = {name: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
-                                        for name, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}
+        out[f"pool weight {weight}"] = _planned(LearnedPlanner(detector, tasks=tools.our_tasks(), links=links), sets, tools)
         log(f"pool weight {weight}: trained in {time.perf_counter() - start:.0f} s; " + json.dumps(
             {n: [r["node_f1"], r["edge_f1"], r["arg_value_f1"]] for n, r in out[f"pool weight {weight}"].items()}))
     return out
+
+
+def _held_out(held_round: int, fold: int, k: int) -> tuple[list, list[bool], dict[str, list]]:
+    """(the training rows, which of them corpus writing round `held_round` and pool fold `fold` of `k` hold out,
+    the held-out sets and hf_dev in both wordings)."""
+    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
+    rows = training_rows()
+    held = [fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round for w, s, is_pool in rows]
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = {f"corpus round {held_round}": [s for (w, s, p), h in zip(rows, held) if h and not p],
+                f"pool fold {fold} of {k}": [s for (w, s, p), h in zip(rows, held) if h and p],
+                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
+    return rows, held, sets
+
+
+def _planned(planner: Any, sets: dict[str, list], tools: ToolSet) -> dict[str, Any]:
+    return {n: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
+            for n, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}
+
+
+def _median_ms(planners: dict[str, Any], samples: list) -> dict[str, float]:
+    """Each planner's median planning time, each request planned by each in turn (a change of load falls on all)."""
+    times: dict[str, list[float]] = {k: [] for k in planners}
+    for sample in samples:
+        for key, planner in planners.items():
+            start = time.perf_counter()
+            planner.plan(sample.request)
+            times[key].append((time.perf_counter() - start) * 1000)
+    return {k: round(statistics.median(v), 2) for k, v in times.items()}
 
 
 class LogisticLinks(LinkModel):
@@ -187,25 +210,14 @@ class LogisticLinks(LinkModel):
 def _fold_split(log, held_round: int, fold: int, k: int) -> tuple[list, list[bool], Any, list, dict[str, list]]:
     """The split of `weight` trained as `train planner` does without corpus round `held_round` and pool fold `fold`:
     (rows, which are held out, the detector, every row's candidate links, the held-out sets and hf_dev)."""
-    rounds = {v["writer"]: v["round"] for v in json.loads((ROOT / "prompts" / "corpus" / "writers.json").read_text()).values()}
-    rows = training_rows()
-    held = [fold_of(s.id, k) == fold - 1 if is_pool else rounds.get(w) == held_round for w, s, is_pool in rows]
+    rows, held, sets = _held_out(held_round, fold, k)
     train = [r for r, h in zip(rows, held) if not h]
     start = time.perf_counter()
     detector = fit_detector([s for _, s, _ in train], [w for w, _, _ in train], embed=Embedder(),
                             weights=row_weights(train), folds=STACK_GROUPS)
     candidates = link_rows([s for _, s, _ in rows], detector)
     log(f"detector and link rows in {time.perf_counter() - start:.0f} s")
-    with tempfile.TemporaryDirectory() as tmp:
-        sets = {f"corpus round {held_round}": [s for (w, s, p), h in zip(rows, held) if h and not p],
-                f"pool fold {fold} of {k}": [s for (w, s, p), h in zip(rows, held) if h and p],
-                **{n: v for n, v in measuring_sets(Path(tmp), False).items() if n.startswith("hf_dev")}}
     return rows, held, detector, candidates, sets
-
-
-def _planned(planner: Any, sets: dict[str, list], tools: ToolSet) -> dict[str, Any]:
-    return {n: {**summary(report(p, tools)), "empty_plans": empty_plans(p)}
-            for n, p in ((n, predict(v, planner, tools)) for n, v in sets.items())}
 
 
 def run_links(log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[str, Any]:
@@ -271,13 +283,7 @@ def run_placement(log, held_round: int = 7, fold: int = 1, k: int = 3) -> dict[s
         out[name] = _planned(planner, sets, tools)
         log(f"{name}: " + json.dumps({n: [r["node_f1"], r["edge_f1"], r["arg_value_f1"]] for n, r in out[name].items()}))
     for name in (n for n in sets if n.startswith("hf_dev")):
-        times: dict[str, list[float]] = {p: [] for p in planners}
-        for sample in sets[name]:
-            for key, planner in planners.items():
-                start = time.perf_counter()
-                planner.plan(sample.request)
-                times[key].append((time.perf_counter() - start) * 1000)
-        out[f"median ms, {name}"] = {p: round(statistics.median(v), 2) for p, v in times.items()}
+        out[f"median ms, {name}"] = _median_ms(planners, sets[name])
         log(f"{name}: median ms " + json.dumps(out[f"median ms, {name}"]))
     return out
 
@@ -295,13 +301,7 @@ def run_speed(old: Path, log) -> dict[str, Any]:
         for sample in sets["fresh"][:10]:
             planner.plan(sample.request)
     for name, samples in sets.items():
-        times: dict[str, list[float]] = {k: [] for k in planners}
-        for sample in samples:
-            for key, planner in planners.items():
-                start = time.perf_counter()
-                planner.plan(sample.request)
-                times[key].append((time.perf_counter() - start) * 1000)
-        out[name] = {k: round(statistics.median(v), 2) for k, v in times.items()}
+        out[name] = _median_ms(planners, samples)
         log(f"{name}: median ms " + json.dumps(out[name]))
     return out
 
